@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * codegen.h - from the committed model to BPF instructions.
+ *
+ * codegen/ never calls bpf(): it fills instruction buffers and rule map
+ * values; offload/ loads them. The contract between the two (layout of the
+ * rule map value, of the walker state, the environment of fds and BTF ids)
+ * is in this header.
+ *
+ * Execution model ("rules are data", DESIGN.md): every hook point (pf,
+ * hook, priority) has one netfilter link and one walker program for the
+ * base chains registered there. It builds the packet info once (like
+ * nft_set_pktinfo), then bpf_loop()s over rule map entries. Each entry
+ * names a shape; shapes are compiled into BTF global functions (up to 32
+ * shapes each, verified once each, independently of the callers) that
+ * evaluate one rule reading its constants from the entry. The jump stack
+ * lives in the walker state.
+ */
+#ifndef NFBPF_CODEGEN_H
+#define NFBPF_CODEGEN_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <linux/bpf.h>
+
+#include "expr.h"
+#include "ruleset.h"
+#include "dataplane.h"
+
+/* kernel verdict codes (uapi linux/netfilter/nf_tables.h, netfilter.h) */
+#define VERDICT_DROP		0	/* NF_DROP */
+#define VERDICT_ACCEPT		1	/* NF_ACCEPT */
+#define VERDICT_CONTINUE	(-1)	/* NFT_CONTINUE */
+#define VERDICT_BREAK		(-2)	/* NFT_BREAK */
+#define VERDICT_JUMP		(-3)	/* NFT_JUMP */
+#define VERDICT_GOTO		(-4)	/* NFT_GOTO */
+#define VERDICT_RETURN		(-5)	/* NFT_RETURN */
+
+#define JUMP_STACK_SIZE		16	/* NFT_JUMP_STACK_SIZE */
+#define WALK_MAX_STEPS		(1u << 23)	/* BPF_MAX_LOOPS */
+
+/**
+ * struct codegen_entry - value of one rule map slot
+ * @shape: shape id; 0 = no code (chain head, empty rule)
+ * @next: index of the successor entry in the same chain, 0 = end of chain
+ * @genmask: bit g set = inactive in generation g (nf_tables genmask)
+ * @policy: base chain heads only: policy in generation 0 and 1
+ * @consts: the rule's constants, laid out by its shape
+ */
+#define ENTRY_CONSTS	240
+struct codegen_entry {
+	uint32_t shape;
+	uint32_t next;
+	uint8_t genmask;
+	uint8_t policy[2];
+	uint8_t pad[5];
+	uint8_t consts[ENTRY_CONSTS];
+};
+#define ENTRY_CONSTS_OFF	16
+
+/* pkt.flags */
+#define PKT_L4PROTO	0x1	/* NFT_PKTINFO_L4PROTO: tprot/thoff valid */
+#define PKT_HAS_IN	0x2
+#define PKT_HAS_OUT	0x4
+#define PKT_LL		0x8	/* mac header set and non-empty */
+#define PKT_PKTTYPE	0x10	/* pkttype readable */
+
+/**
+ * struct codegen_pkt - packet info, computed once per packet
+ * (nft_pktinfo plus the meta keys we serve).
+ */
+struct codegen_pkt {
+	uint32_t len;
+	uint32_t mark;
+	uint32_t priority;
+	uint32_t iif;
+	uint32_t oif;
+	uint32_t thoff;
+	int32_t ll_off;		/* mac header relative to skb->data */
+	uint32_t pad0;
+	uint64_t ll_addr;	/* kernel address of the mac header */
+	uint16_t protocol;	/* skb->protocol, network order */
+	uint16_t fragoff;
+	uint16_t iiftype;
+	uint16_t oiftype;
+	uint8_t nfproto;
+	uint8_t l4proto;
+	uint8_t flags;
+	uint8_t pkttype;
+	uint32_t pad1;
+	char iifname[16];
+	char oifname[16];
+};
+
+/**
+ * struct codegen_state - walker state on the walker program's stack
+ * @regs: nft_regs data, 32-bit slots (slots 0..3 unused: verdict below)
+ * @verdict: verdict code of the current rule
+ * @target: jump/goto target (head entry index)
+ * @cur: entry being evaluated, 0 = end of current chain
+ * @depth: jump stack depth
+ * @stack: saved successors
+ * @genbit: 1 << current generation
+ * @final: NF_DROP/NF_ACCEPT once decided
+ * @key: scratch map key
+ * @policy: base chain policy in this generation
+ * @pkt: packet info
+ * @scratch: scratch buffer of the prologue
+ *
+ * Shape functions get a pointer to it as plain memory (BTF global function
+ * argument), so it holds no pointer and no dynptr.
+ */
+struct codegen_state {
+	uint32_t regs[REG_DATA_END];
+	int32_t verdict;
+	uint32_t target;
+	uint32_t cur;
+	uint32_t depth;
+	uint32_t stack[JUMP_STACK_SIZE];
+	uint32_t genbit;
+	uint32_t final;
+	uint32_t key;
+	uint32_t policy;
+	struct codegen_pkt pkt;
+	uint8_t scratch[40];
+} __attribute__((aligned(8)));
+
+#define ST_SIZE		((int)sizeof(struct codegen_state))
+
+#define ST_OFF(f)	((int16_t)offsetof(struct codegen_state, f))
+#define PKT_OFF(f)	((int16_t)(offsetof(struct codegen_state, pkt) + \
+				   offsetof(struct codegen_pkt, f)))
+#define REG_OFF(slot)	((int16_t)(offsetof(struct codegen_state, regs) + 4 * (slot)))
+
+/**
+ * struct codegen_env - what the emitted code refers to
+ * @rules_fd: rule map (ARRAY of struct codegen_entry)
+ * @counters_fd: counter map (PERCPU_ARRAY of struct codegen_counter)
+ * @gen_fd: generation word (ARRAY, 1 x u32)
+ * @progs_fd: prog array of walker programs
+ * @kf_dynptr_from_skb: vmlinux BTF id of kfunc bpf_dynptr_from_skb
+ * @kf_dynptr_slice: vmlinux BTF id of kfunc bpf_dynptr_slice
+ * @off: byte offsets of kernel struct members (from vmlinux BTF)
+ */
+struct codegen_env {
+	int rules_fd;
+	int counters_fd;
+	int gen_fd;
+	int progs_fd;
+	int32_t kf_dynptr_from_skb;
+	int32_t kf_dynptr_slice;
+	struct {
+		int16_t ctx_state, ctx_skb;
+		int16_t st_hook, st_pf, st_in, st_out;
+		int16_t skb_len, skb_protocol, skb_mark, skb_priority;
+		int16_t skb_head, skb_data, skb_mac_header, skb_network_header;
+		int16_t skb_pkt_type;	/* byte holding pkt_type */
+		uint8_t pkt_type_shift, pkt_type_mask;
+		int16_t dev_ifindex, dev_name, dev_type;
+	} off;
+};
+
+/** struct codegen_counter - value of a counter map slot (per CPU) */
+struct codegen_counter {
+	uint64_t packets;
+	uint64_t bytes;
+};
+
+/**
+ * struct codegen_prog - instruction buffer with a sticky error
+ * @insns: owned
+ * @len: instructions emitted
+ * @err: first error (-ENOMEM, -ERANGE, -EINVAL), 0 if none
+ * @labels: label -> instruction index (UINT32_MAX = unbound)
+ * @lused: label -> referenced by a jump/call yet
+ * @fix: pending references to labels
+ * @funcs: labels starting BPF functions (func_info), in emission order
+ *	   (instruction offsets after codegen_prog_finish())
+ * @func_global: per function: 1 = BTF global shape function f(ctx, st,
+ *		 entry), 0 = static
+ */
+struct codegen_fixup {
+	uint32_t insn;
+	uint32_t label;
+};
+
+struct codegen_prog {
+	struct bpf_insn *insns;
+	uint32_t len, cap;
+	int err;
+	uint32_t *labels;
+	uint32_t nlabels, caplabels;
+	uint8_t *lused;
+	uint32_t caplused;
+	struct codegen_fixup *fix;
+	uint32_t nfix, capfix;
+	uint32_t funcs[256];
+	uint8_t func_global[256];
+	uint32_t nfuncs;
+};
+
+void codegen_prog_init(struct codegen_prog *p);
+void codegen_prog_fini(struct codegen_prog *p);
+/* append one instruction */
+void codegen_emit(struct codegen_prog *p, struct bpf_insn insn);
+/* a new unbound label */
+uint32_t codegen_label_new(struct codegen_prog *p);
+/* bind @l to the next instruction */
+void codegen_label_bind(struct codegen_prog *p, uint32_t l);
+/* is @l the target of an emitted jump/call yet? */
+bool codegen_label_used(const struct codegen_prog *p, uint32_t l);
+/* emit jump @insn whose offset goes to @l */
+void codegen_emit_jmp(struct codegen_prog *p, struct bpf_insn insn, uint32_t l);
+/* call the BPF function starting at @l */
+void codegen_emit_call(struct codegen_prog *p, uint32_t l);
+/* dst = &function at @l (for bpf_loop) */
+void codegen_emit_ld_func(struct codegen_prog *p, int dst, uint32_t l);
+/* dst = map @fd */
+void codegen_emit_ld_map(struct codegen_prog *p, int dst, int fd);
+/* bind @l here and record it as the start of a BPF function */
+void codegen_func_begin(struct codegen_prog *p, uint32_t l);
+/* same, for a BTF global shape function f(ctx, st, entry) */
+void codegen_func_begin_global(struct codegen_prog *p, uint32_t l);
+/**
+ * codegen_prog_finish - resolve labels
+ * Return: 0, -ENOMEM, -ERANGE (offset does not fit s16/s32), -EINVAL
+ * (unbound label).
+ */
+int codegen_prog_finish(struct codegen_prog *p);
+
+/**
+ * struct codegen_expr_ctx - where an expression's emitter stands
+ * @env: fds and BTF offsets
+ * @cbase: offset of the expression's constants from the entry (r7)
+ * @l_break: label: the rule does not match (NFT_BREAK)
+ * @l_done: label: stop evaluating the rule (verdict set)
+ *
+ * Shapes are BTF global functions f(ctx, st, entry), verified once each.
+ * Register use inside a shape: r6 = struct codegen_state *, r7 = struct
+ * codegen_entry *, r8 = struct bpf_nf_ctx *; r0-r5, r9 are scratch; the
+ * shape frame's stack [fp-64, fp) is a packet buffer, fp-72 a map key,
+ * [fp-88, fp-72) a dynptr.
+ */
+struct codegen_expr_ctx {
+	const struct codegen_env *env;
+	int16_t cbase;
+	uint32_t l_break;
+	uint32_t l_done;
+};
+
+#define SHAPE_BUF_OFF	(-64)
+#define SHAPE_KEY_OFF	(-72)
+#define SHAPE_DYNPTR_OFF (-88)
+
+/**
+ * struct codegen_consts_ctx - what writing constants needs to resolve
+ * @chain_head: entry index of the head of @chain
+ * @priv: for @chain_head
+ */
+struct codegen_consts_ctx {
+	uint32_t (*chain_head)(void *priv, const struct chain *chain);
+	void *priv;
+};
+
+/**
+ * struct codegen_key - growing byte string (shape keys)
+ */
+struct codegen_key {
+	uint8_t *b;
+	size_t len, cap;
+	int err;
+};
+void codegen_key_put(struct codegen_key *k, const void *v, size_t len);
+
+/**
+ * struct codegen_expr_ops - what codegen does per expression type
+ * @name: wire name, for messages
+ * @check: can the dataplane run @e? 0 or -EOPNOTSUPP with @err set
+ * @const_size: bytes of constants lifted into the rule entry
+ * @shape: append what determines the code (not the constants) to @k
+ * @consts: write the constants (@const_size bytes) to @dst
+ * @emit: emit the code evaluating @e
+ */
+struct codegen_expr_ops {
+	const char *name;
+	int (*check)(const struct expr *e, struct dp_error *err);
+	uint32_t (*const_size)(const struct expr *e);
+	void (*shape)(const struct expr *e, struct codegen_key *k);
+	void (*consts)(const struct expr *e, uint8_t *dst,
+		       const struct codegen_consts_ctx *cc);
+	void (*emit)(struct codegen_prog *p, const struct expr *e,
+		     const struct codegen_expr_ctx *ec);
+};
+
+extern const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX];
+
+extern const struct codegen_expr_ops codegen_expr_immediate;
+extern const struct codegen_expr_ops codegen_expr_cmp;
+extern const struct codegen_expr_ops codegen_expr_payload;
+extern const struct codegen_expr_ops codegen_expr_meta;
+extern const struct codegen_expr_ops codegen_expr_counter;
+extern const struct codegen_expr_ops codegen_expr_bitwise;
+extern const struct codegen_expr_ops codegen_expr_lookup;
+extern const struct codegen_expr_ops codegen_expr_range;
+extern const struct codegen_expr_ops codegen_expr_byteorder;
+
+/* --- shared emit helpers (codegen/emit.c) --- */
+
+/* dst = 0 for @len bytes of registers from slot @slot, rounded up to words */
+void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len);
+/* copy @len bytes from (@src + @soff) to the registers at slot @slot,
+ * zeroing the rest of the last word (nft_data_copy) */
+void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
+			      int16_t soff, uint32_t len);
+/*
+ * compare @len bytes at (r6 + @regoff) with (r7 + @coff) in big-endian
+ * unsigned order (memcmp order) and go to @l_lt, @l_eq or @l_gt
+ */
+void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
+			uint32_t len, uint32_t l_lt, uint32_t l_eq, uint32_t l_gt);
+/* is [slot, slot + len) inside the data registers? */
+int codegen_reg_ok(uint8_t slot, uint32_t len);
+
+/* --- rules and shapes (codegen/shape.c) --- */
+
+/**
+ * struct codegen_shape - one compiled rule shape
+ * @id: >= 1
+ * @key: owned shape key
+ * @exprs: owned copy of a sample rule's expressions (emission reads only
+ *	   what the key holds)
+ * @dlen: bytes in @exprs
+ */
+struct codegen_shape {
+	uint32_t id;
+	struct codegen_key key;
+	struct expr *exprs;
+	uint32_t dlen;
+};
+
+/**
+ * codegen_rule_check - can the dataplane run @rule? (every expression)
+ * Return: 0 or -EOPNOTSUPP / -E2BIG with @err->msg set.
+ */
+int codegen_rule_check(const struct rule *rule, struct dp_error *err);
+/**
+ * codegen_rule_key - the shape key of @rule (into @k, which the caller
+ * initialises zeroed and frees). Return: 0 or -ENOMEM.
+ */
+int codegen_rule_key(const struct rule *rule, struct codegen_key *k);
+/* codegen_rule_consts - write @rule's constants into @ent->consts */
+void codegen_rule_consts(const struct rule *rule, struct codegen_entry *ent,
+			 const struct codegen_consts_ctx *cc);
+/*
+ * codegen_shape_emit - emit the code of @s: r6 = state, r7 = entry are
+ * set; the code ends in exits (return 0) with st->verdict set
+ */
+void codegen_shape_emit(struct codegen_prog *p, const struct codegen_shape *s,
+			const struct codegen_env *env);
+
+/* --- programs (codegen/walker.c) --- */
+
+/**
+ * codegen_walker_emit - the walker program of one hook point (pf, hook,
+ * priority): runs its base chains in order until one drops
+ * @p: initialised, empty
+ * @env: fds, BTF
+ * @heads: rule map indices of the base chains' head entries, in order
+ * @nheads: count
+ * @shapes: every shape the rule map may name; shapes[i]->id == i + 1
+ * @nshapes: count
+ *
+ * Return: codegen_prog_finish()'s result.
+ */
+int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
+			const uint32_t *heads, uint32_t nheads,
+			struct codegen_shape *const *shapes, uint32_t nshapes);
+
+/**
+ * codegen_tramp_emit - the permanent program behind a netfilter link:
+ * tail call prog array @env->progs_fd slot @slot; NF_ACCEPT if empty
+ * (the chain does not exist in the live generation).
+ */
+int codegen_tramp_emit(struct codegen_prog *p, const struct codegen_env *env,
+		       uint32_t slot);
+
+#endif /* NFBPF_CODEGEN_H */

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * emit.c - instruction buffer with a sticky error (libbpf gen_loader.c
+ * style): emitters return void, the first -errno is kept in p->err and
+ * codegen_prog_finish() reports it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "codegen/insn.h"
+
+#define LABEL_UNBOUND	UINT32_MAX
+
+void codegen_prog_init(struct codegen_prog *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void codegen_prog_fini(struct codegen_prog *p)
+{
+	free(p->insns);
+	free(p->labels);
+	free(p->lused);
+	free(p->fix);
+	p->insns = NULL;
+	p->labels = NULL;
+	p->lused = NULL;
+	p->fix = NULL;
+}
+
+static int grow(void **buf, uint32_t *cap, uint32_t need, size_t elem)
+{
+	uint32_t ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*buf, (size_t)ncap * elem);
+	if (!n)
+		return -ENOMEM;
+	*buf = n;
+	*cap = ncap;
+	return 0;
+}
+
+static void set_err(struct codegen_prog *p, int err)
+{
+	if (!p->err)
+		p->err = err;
+}
+
+void codegen_emit(struct codegen_prog *p, struct bpf_insn insn)
+{
+	if (p->err)
+		return;
+	if (p->len >= 1000000) {	/* BPF_COMPLEXITY_LIMIT_INSNS */
+		set_err(p, -E2BIG);
+		return;
+	}
+	if (grow((void **)&p->insns, &p->cap, p->len + 1, sizeof(insn))) {
+		set_err(p, -ENOMEM);
+		return;
+	}
+	p->insns[p->len++] = insn;
+}
+
+uint32_t codegen_label_new(struct codegen_prog *p)
+{
+	if (grow((void **)&p->labels, &p->caplabels, p->nlabels + 1,
+		 sizeof(uint32_t))) {
+		set_err(p, -ENOMEM);
+		return 0;
+	}
+	if (grow((void **)&p->lused, &p->caplused, p->nlabels + 1, 1)) {
+		set_err(p, -ENOMEM);
+		return 0;
+	}
+	p->labels[p->nlabels] = LABEL_UNBOUND;
+	p->lused[p->nlabels] = 0;
+	return p->nlabels++;
+}
+
+void codegen_label_bind(struct codegen_prog *p, uint32_t l)
+{
+	if (p->err)
+		return;
+	if (l >= p->nlabels || p->labels[l] != LABEL_UNBOUND) {
+		set_err(p, -EINVAL);
+		return;
+	}
+	p->labels[l] = p->len;
+}
+
+static void add_fixup(struct codegen_prog *p, uint32_t l)
+{
+	if (p->err)
+		return;
+	if (grow((void **)&p->fix, &p->capfix, p->nfix + 1, sizeof(*p->fix))) {
+		set_err(p, -ENOMEM);
+		return;
+	}
+	p->fix[p->nfix].insn = p->len;
+	p->fix[p->nfix].label = l;
+	p->nfix++;
+	if (l < p->nlabels)
+		p->lused[l] = 1;
+}
+
+void codegen_emit_jmp(struct codegen_prog *p, struct bpf_insn insn, uint32_t l)
+{
+	add_fixup(p, l);
+	codegen_emit(p, insn);
+}
+
+void codegen_emit_call(struct codegen_prog *p, uint32_t l)
+{
+	add_fixup(p, l);
+	codegen_emit(p, INSN_CALL_REL(0));
+}
+
+void codegen_emit_ld_func(struct codegen_prog *p, int dst, uint32_t l)
+{
+	add_fixup(p, l);
+	codegen_emit(p, INSN_LD_IMM64_LO(dst, BPF_PSEUDO_FUNC, 0));
+	codegen_emit(p, INSN_LD_IMM64_HI(0));
+}
+
+void codegen_emit_ld_map(struct codegen_prog *p, int dst, int fd)
+{
+	codegen_emit(p, INSN_LD_IMM64_LO(dst, BPF_PSEUDO_MAP_FD, fd));
+	codegen_emit(p, INSN_LD_IMM64_HI(0));
+}
+
+static void func_begin(struct codegen_prog *p, uint32_t l, uint8_t global)
+{
+	if (p->nfuncs >= sizeof(p->funcs) / sizeof(p->funcs[0])) {
+		set_err(p, -E2BIG);
+		return;
+	}
+	codegen_label_bind(p, l);
+	p->func_global[p->nfuncs] = global;
+	p->funcs[p->nfuncs++] = l;
+}
+
+void codegen_func_begin(struct codegen_prog *p, uint32_t l)
+{
+	func_begin(p, l, 0);
+}
+
+void codegen_func_begin_global(struct codegen_prog *p, uint32_t l)
+{
+	func_begin(p, l, 1);
+}
+
+bool codegen_label_used(const struct codegen_prog *p, uint32_t l)
+{
+	return l < p->nlabels && p->lused[l];
+}
+
+int codegen_prog_finish(struct codegen_prog *p)
+{
+	uint32_t i;
+
+	if (p->err)
+		return p->err;
+	for (i = 0; i < p->nfix; i++) {
+		struct bpf_insn *insn = &p->insns[p->fix[i].insn];
+		uint32_t target = p->labels[p->fix[i].label];
+		int64_t rel;
+
+		if (target == LABEL_UNBOUND) {
+			set_err(p, -EINVAL);
+			break;
+		}
+		rel = (int64_t)target - (int64_t)p->fix[i].insn - 1;
+		if (BPF_CLASS(insn->code) == BPF_LD ||
+		    (BPF_OP(insn->code) == BPF_CALL &&
+		     insn->src_reg == BPF_PSEUDO_CALL)) {
+			insn->imm = (int32_t)rel;	/* |rel| < 2^31 */
+			continue;
+		}
+		if (rel < INT16_MIN || rel > INT16_MAX) {
+			set_err(p, -ERANGE);
+			break;
+		}
+		insn->off = (int16_t)rel;
+	}
+	/* function starts, as instruction offsets */
+	for (i = 0; !p->err && i < p->nfuncs; i++)
+		p->funcs[i] = p->labels[p->funcs[i]];
+	p->nfix = 0;
+	return p->err;
+}
+
+int codegen_reg_ok(uint8_t slot, uint32_t len)
+{
+	return len >= 1 && len <= DATA_VALUE_MAXLEN && slot >= REG_DATA_FIRST &&
+	       slot + (len + 3) / 4 <= REG_DATA_END;
+}
+
+void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len)
+{
+	uint32_t w;
+
+	for (w = 0; w < (len + 3) / 4; w++)
+		/* *(u32 *)(st + regs[slot + w]) = 0 */
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(slot + w), 0));
+}
+
+void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
+			      int16_t soff, uint32_t len)
+{
+	uint32_t done = 0;
+	int tmp = src == R0 ? R1 : R0;
+
+	/* nft_data_copy(): the last partial word is zeroed first */
+	if (len % 4)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(slot + len / 4), 0));
+	while (done < len) {
+		uint32_t rest = len - done;
+		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
+		uint32_t n = rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
+
+		/* tmp = *(size *)(src + soff + done); regs[...] = tmp */
+		codegen_emit(p, INSN_LDX_MEM(size, tmp, src, soff + done));
+		codegen_emit(p, INSN_STX_MEM(size, R6, tmp,
+					     REG_OFF(slot) + done));
+		done += n;
+	}
+}
+
+void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
+			uint32_t len, uint32_t l_lt, uint32_t l_eq, uint32_t l_gt)
+{
+	uint32_t done = 0;
+
+	while (done < len) {
+		uint32_t rest = len - done;
+		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
+		uint32_t n = rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
+
+		/* r1 = be(reg chunk); r2 = be(const chunk) */
+		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, regoff + done));
+		codegen_emit(p, INSN_LDX_MEM(size, R2, R7, coff + done));
+		if (n > 1) {
+			codegen_emit(p, INSN_TO_BE(R1, n * 8));
+			codegen_emit(p, INSN_TO_BE(R2, n * 8));
+		}
+		/* if r1 < r2 goto lt; if r1 > r2 goto gt */
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R1, R2, 0), l_lt);
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R1, R2, 0), l_gt);
+		done += n;
+	}
+	/* goto eq */
+	codegen_emit_jmp(p, INSN_JA(0), l_eq);
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * payload.c - load packet bytes into registers (nft_payload.c, load form).
+ *
+ * Offsets are relative to skb->data, which is the network header at every
+ * ip/ip6/inet netfilter hook. NH = 0, TH = pkt.thoff (breaks without a
+ * transport header or on a non-first fragment, as nft_payload_eval),
+ * LL = the mac header (breaks unless it was set and is non-empty).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "codegen/codegen.h"
+#include "codegen/insn.h"
+#include "expr/payload.h"
+
+static int payload_check(const struct expr *e, struct dp_error *err)
+{
+	const struct expr_payload *pl = expr_priv(e);
+
+	if (pl->is_set) {
+		err->msg = "payload set (mangling) is not supported by the nfbpf dataplane yet";
+		return -EOPNOTSUPP;
+	}
+	if (pl->base > PAYLOAD_TH) {
+		snprintf(err->buf, sizeof(err->buf),
+			 "payload base %u is not supported by the nfbpf dataplane yet",
+			 pl->base);
+		err->msg = err->buf;
+		return -EOPNOTSUPP;
+	}
+	if (!codegen_reg_ok(pl->dreg, pl->len) || pl->offset > 0xffff) {
+		err->msg = "payload: register or offset out of range";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static uint32_t payload_const_size(const struct expr *e)
+{
+	(void)e;
+	return 0;
+}
+
+static void payload_shape(const struct expr *e, struct codegen_key *k)
+{
+	const struct expr_payload *pl = expr_priv(e);
+
+	codegen_key_put(k, &pl->base, 1);
+	codegen_key_put(k, &pl->offset, 4);
+	codegen_key_put(k, &pl->len, 4);
+	codegen_key_put(k, &pl->dreg, 1);
+}
+
+static void payload_consts(const struct expr *e, uint8_t *dst,
+			   const struct codegen_consts_ctx *cc)
+{
+	(void)e;
+	(void)dst;
+	(void)cc;
+}
+
+static void payload_emit(struct codegen_prog *p, const struct expr *e,
+			 const struct codegen_expr_ctx *ec)
+{
+	const struct expr_payload *pl = expr_priv(e);
+	uint32_t l_copy = codegen_label_new(p);
+	uint32_t l_slice = codegen_label_new(p);
+
+	switch (pl->base) {
+	case PAYLOAD_NH:
+		/* r2 = offset */
+		codegen_emit(p, INSN_MOV64_IMM(R2, pl->offset));
+		break;
+	case PAYLOAD_TH:
+		/* if !(pkt.flags & L4PROTO) || pkt.fragoff goto break */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L4PROTO));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_break);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), ec->l_break);
+		/* r2 = pkt.thoff + offset */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, pl->offset));
+		break;
+	case PAYLOAD_LL:
+		/* if !(pkt.flags & LL) goto break */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_LL));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_break);
+		/* r2 = (s32)pkt.ll_off + offset */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(ll_off)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R2, 32));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ARSH, R2, 32));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, pl->offset));
+		/* if (s64)(r2 + len) > pkt.len goto break (skb_copy_bits) */
+		codegen_emit(p, INSN_MOV64_REG(R3, R2));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, pl->len));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R6, PKT_OFF(len)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JSGT, R3, R4, 0), ec->l_break);
+		/* if (s64)r2 >= 0 goto slice */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSGE, R2, 0, 0), l_slice);
+		/* before skb->data: r0 = probe_read_kernel(buf, len, ll_addr + offset) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(ll_addr)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, pl->offset));
+		codegen_emit(p, INSN_MOV64_REG(R1, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_BUF_OFF));
+		codegen_emit(p, INSN_MOV64_IMM(R2, pl->len));
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), ec->l_break);
+		/* r0 = buf; goto copy */
+		codegen_emit(p, INSN_MOV64_REG(R0, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, SHAPE_BUF_OFF));
+		codegen_emit_jmp(p, INSN_JA(0), l_copy);
+		break;
+	}
+	codegen_label_bind(p, l_slice);
+	/* r9 = offset; bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
+	codegen_emit(p, INSN_MOV64_REG(R9, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, ec->env->off.ctx_skb));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_CALL_KFUNC(ec->env->kf_dynptr_from_skb));
+	/* r0 = bpf_dynptr_slice(&dynptr, r9, buf, len); if !r0 goto break */
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_MOV64_REG(R2, R9));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_BUF_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R4, pl->len));
+	codegen_emit(p, INSN_CALL_KFUNC(ec->env->kf_dynptr_slice));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), ec->l_break);
+	codegen_label_bind(p, l_copy);
+	/* regs[dreg..] = r0[0..len) */
+	codegen_emit_copy_to_reg(p, pl->dreg, R0, 0, pl->len);
+}
+
+const struct codegen_expr_ops codegen_expr_payload = {
+	.name = "payload",
+	.check = payload_check,
+	.const_size = payload_const_size,
+	.shape = payload_shape,
+	.consts = payload_consts,
+	.emit = payload_emit,
+};

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* expr_ops.c - the codegen ops of every expression type. */
+#include "codegen/codegen.h"
+
+const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
+	[EXPR_IMMEDIATE]	= &codegen_expr_immediate,
+	[EXPR_CMP]		= &codegen_expr_cmp,
+	[EXPR_PAYLOAD]		= &codegen_expr_payload,
+	[EXPR_META]		= &codegen_expr_meta,
+	[EXPR_COUNTER]		= &codegen_expr_counter,
+	[EXPR_BITWISE]		= &codegen_expr_bitwise,
+	[EXPR_LOOKUP]		= &codegen_expr_lookup,
+	[EXPR_RANGE]		= &codegen_expr_range,
+	[EXPR_BYTEORDER]	= &codegen_expr_byteorder,
+};

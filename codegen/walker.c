@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * walker.c - the walker program of a base chain and the trampoline behind
+ * its netfilter link.
+ *
+ * Walker = main function (packet info, then bpf_loop) + loop callback (one
+ * rule map entry per iteration, jump stack as nf_tables' nft_do_chain) +
+ * one static function per shape.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "codegen/insn.h"
+
+/*
+ * main frame: [fp - ST_SIZE - 8, fp - 8) struct codegen_state,
+ * [fp - 8] ctx (the loop callback passes it to the shape functions),
+ * [fp - ST_SIZE - 24, fp - ST_SIZE - 8) the prologue's skb dynptr
+ */
+#define ST_FP(off)	((int16_t)(-ST_SIZE - 8 + (off)))	/* fp-relative in main */
+#define CTX_FROM_ST	ST_SIZE				/* ctx slot, from st */
+#define DYNPTR_FP	((int16_t)(-ST_SIZE - 24))
+
+#define PACKET_LOOPBACK		5
+#define PACKET_BROADCAST	1
+#define PACKET_MULTICAST	2
+#define NFPROTO_IPV4		2
+#define NFPROTO_IPV6		10
+#define IPV6_EXT_MAX		12	/* IP6_MAX_EXT_HDRS_CNT (older kernels: unbounded) */
+
+/* r0 = map_lookup_elem(@fd, &st->key) with st->key = @src (main: r6 = st) */
+static void emit_lookup(struct codegen_prog *p, int fd, int src)
+{
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, src, ST_OFF(key)));
+	codegen_emit(p, INSN_MOV64_REG(R2, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(key)));
+	codegen_emit_ld_map(p, R1, fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+}
+
+/* r0 = bpf_dynptr_slice(&dynptr, @off_reg, st->scratch, @len) (main) */
+static void emit_slice(struct codegen_prog *p, const struct codegen_env *env,
+		       int off_reg, uint32_t len)
+{
+	if (off_reg != R2)
+		codegen_emit(p, INSN_MOV64_REG(R2, off_reg));
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, DYNPTR_FP));
+	codegen_emit(p, INSN_MOV64_REG(R3, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, ST_OFF(scratch)));
+	codegen_emit(p, INSN_MOV64_IMM(R4, len));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_slice));
+}
+
+/* pkt.flags |= @flag (r1 clobbered) */
+static void emit_set_flag(struct codegen_prog *p, uint8_t flag)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, flag));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+}
+
+/* device @dev_reg (maybe NULL): ifindex, name, type into pkt */
+static void emit_dev(struct codegen_prog *p, const struct codegen_env *env,
+		     int dev_reg, uint8_t flag, int16_t ifindex, int16_t name,
+		     int16_t type)
+{
+	uint32_t l_none = codegen_label_new(p);
+
+	/* if dev == NULL: iif = 0, name = "" (already zero), no type */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, dev_reg, 0, 0), l_none);
+	emit_set_flag(p, flag);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, dev_reg, env->off.dev_ifindex));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ifindex));
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, dev_reg, env->off.dev_type));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, type));
+	/* name: probe_read_kernel(pkt.name, 16, dev->name) */
+	codegen_emit(p, INSN_MOV64_REG(R3, dev_reg));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, env->off.dev_name));
+	codegen_emit(p, INSN_MOV64_REG(R1, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, name));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 16));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	codegen_label_bind(p, l_none);
+}
+
+/* nft_set_pktinfo_ipv4(): trusts the header the stack already checked */
+static void emit_ipv4(struct codegen_prog *p, const struct codegen_env *env,
+		      uint32_t l_out)
+{
+	/* r0 = slice(0, 20); if !r0 goto out */
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	emit_slice(p, env, R2, 20);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+	/* pkt.thoff = (iph->ihl) * 4 */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 0));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xf));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 2));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(thoff)));
+	/* pkt.l4proto = iph->protocol */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 9));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(l4proto)));
+	/* pkt.fragoff = ntohs(iph->frag_off) & IP_OFFSET */
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R0, 6));
+	codegen_emit(p, INSN_TO_BE(R1, 16));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0x1fff));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(fragoff)));
+	/* r9 = first byte of daddr (for pkttype on loopback) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R9, R0, 16));
+	emit_set_flag(p, PKT_L4PROTO);
+}
+
+/* if r8 == one of @hdrs goto @l */
+static void emit_in(struct codegen_prog *p, const int *hdrs, int n, uint32_t l)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R8, hdrs[i], 0), l);
+}
+
+/*
+ * __nft_set_pktinfo_ipv6() with ipv6_find_hdr(target -1, no flags):
+ * r8 = nexthdr, r9 = start; walks IPV6_EXT_MAX headers at most.
+ */
+static void emit_ipv6(struct codegen_prog *p, const struct codegen_env *env,
+		      uint32_t l_out)
+{
+	static const int opt[] = { 0, 60 };	/* HOP, DEST */
+	static const int ext[] = { 0, 43, 44, 51, 60 }; /* without NONE(59) */
+	uint32_t l_l4 = codegen_label_new(p);
+	int i;
+
+	/* r0 = slice(0, 8); r8 = ip6h->nexthdr; r9 = 40 */
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	emit_slice(p, env, R2, 8);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R8, R0, 6));
+	codegen_emit(p, INSN_MOV64_IMM(R9, 40));
+	for (i = 0; i < IPV6_EXT_MAX; i++) {
+		uint32_t l_opt = codegen_label_new(p), l_auth = codegen_label_new(p);
+		uint32_t l_frag = codegen_label_new(p), l_next = codegen_label_new(p);
+		uint32_t l_optlen = codegen_label_new(p);
+		uint32_t l_rt = codegen_label_new(p);
+
+		/* switch (nexthdr): not an extension header -> l4 */
+		emit_in(p, opt, 2, l_opt);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R8, 43, 0), l_rt);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R8, 51, 0), l_auth);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R8, 44, 0), l_frag);
+		codegen_emit_jmp(p, INSN_JA(0), l_l4);
+		/* routing: the kernel reads struct ipv6_rt_hdr (4 bytes) */
+		codegen_label_bind(p, l_rt);
+		emit_slice(p, env, R9, 4);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+		codegen_emit_jmp(p, INSN_JA(0), l_optlen);
+		/* opt: r0 = slice(start, 2); start += (hdrlen + 1) * 8 */
+		codegen_label_bind(p, l_opt);
+		emit_slice(p, env, R9, 2);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+		codegen_label_bind(p, l_optlen);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 3));
+		codegen_emit_jmp(p, INSN_JA(0), l_next);
+		/* auth: start += (hdrlen + 2) * 4 */
+		codegen_label_bind(p, l_auth);
+		emit_slice(p, env, R9, 2);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, 2));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 2));
+		codegen_emit_jmp(p, INSN_JA(0), l_next);
+		/* frag: r0 = slice(start, 4); off = ntohs(frag_off) & ~7 */
+		codegen_label_bind(p, l_frag);
+		emit_slice(p, env, R9, 4);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R0, 2));
+		codegen_emit(p, INSN_TO_BE(R2, 16));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 0xfff8));
+		codegen_emit(p, INSN_MOV64_IMM(R1, 8));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_next);
+		/* non-first fragment: l4 = frag->nexthdr unless it is an
+		 * extension header (then no l4, -ENOENT); thoff stays 0 */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R8, R0, 0));
+		emit_in(p, ext, 5, l_out);
+		codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R2, PKT_OFF(fragoff)));
+		codegen_emit(p, INSN_MOV64_IMM(R9, 0));
+		codegen_emit_jmp(p, INSN_JA(0), l_l4);
+		/* next: nexthdr = hdr[0]; start += r1 */
+		codegen_label_bind(p, l_next);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R8, R0, 0));
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R9, R1));
+	}
+	/* a 13th extension header: -EBADMSG, no transport header */
+	emit_in(p, ext, 5, l_out);
+	/* l4: pkt.l4proto = r8; pkt.thoff = r9 */
+	codegen_label_bind(p, l_l4);
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R8, PKT_OFF(l4proto)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R9, PKT_OFF(thoff)));
+	emit_set_flag(p, PKT_L4PROTO);
+}
+
+/* main function: state, generation, packet info, bpf_loop, verdict */
+static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
+		      const uint32_t *heads, uint32_t nheads, uint32_t l_cb)
+{
+	uint32_t l_out = codegen_label_new(p), l_v6 = codegen_label_new(p);
+	uint32_t l_pkttype = codegen_label_new(p);
+	uint32_t l_gen = codegen_label_new(p), k;
+	uint32_t l_noll = codegen_label_new(p), l_lo = codegen_label_new(p);
+	int off;
+
+	codegen_func_begin(p, codegen_label_new(p));
+	/* r9 = ctx, saved after st; r6 = st; zero st */
+	codegen_emit(p, INSN_MOV64_REG(R9, R1));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, ST_FP(CTX_FROM_ST)));
+	codegen_emit(p, INSN_MOV64_REG(R6, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R6, ST_FP(0)));
+	for (off = 0; off < ST_SIZE; off += 8)
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, ST_FP(off), 0));
+
+	/* 0. generation: st->genbit = 1 << (gen & 1); r8 = gen */
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	emit_lookup(p, env->gen_fd, R1);
+	codegen_emit(p, INSN_MOV64_IMM(R8, 0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_gen);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R8, R0, 0));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R8, 1));
+	codegen_label_bind(p, l_gen);
+	codegen_emit(p, INSN_MOV64_IMM(R1, 1));
+	codegen_emit(p, INSN_ALU64_REG(BPF_LSH, R1, R8));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(genbit)));
+	/* 2. packet info from ctx (BTF loads): r7 = skb, r8 = state */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R7, R9, env->off.ctx_skb));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R8, R9, env->off.ctx_state));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_len));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(len)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_mark));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(mark)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_priority));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(priority)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R7, env->off.skb_protocol));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(protocol)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R8, env->off.st_pf));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(nfproto)));
+	/* pkt_type (bitfield) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7, env->off.skb_pkt_type));
+	if (env->off.pkt_type_shift)
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, env->off.pkt_type_shift));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, env->off.pkt_type_mask));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(pkttype)));
+	/* mac header: set (!= 0xffff) and non-empty (!= network header) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R7, env->off.skb_mac_header));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xffff, 0), l_noll);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R7, env->off.skb_network_header));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R1, R2, 0), l_noll);
+	/* ll_addr = head + mac; ll_off = mac - (data - head) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, env->off.skb_head));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R7, env->off.skb_data));
+	codegen_emit(p, INSN_MOV64_REG(R4, R2));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R4, R1));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R4, PKT_OFF(ll_addr)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R3, R2));
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R1, R3));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(ll_off)));
+	emit_set_flag(p, PKT_LL);
+	codegen_label_bind(p, l_noll);
+	/* devices */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_in));
+	emit_dev(p, env, R9, PKT_HAS_IN, PKT_OFF(iif), PKT_OFF(iifname),
+		 PKT_OFF(iiftype));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_out));
+	emit_dev(p, env, R9, PKT_HAS_OUT, PKT_OFF(oif), PKT_OFF(oifname),
+		 PKT_OFF(oiftype));
+	/* bpf_dynptr_from_skb(skb, 0, &dynptr) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R7));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, DYNPTR_FP));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+
+	/* 3. network/transport header by family; r9 = v4 daddr byte 0 */
+	codegen_emit(p, INSN_MOV64_IMM(R9, 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NFPROTO_IPV6, 0), l_v6);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NFPROTO_IPV4, 0), l_out);
+	emit_ipv4(p, env, l_out);
+	codegen_emit_jmp(p, INSN_JA(0), l_out);
+	codegen_label_bind(p, l_v6);
+	emit_ipv6(p, env, l_out);
+	codegen_label_bind(p, l_out);
+
+	/* 4. pkttype: PACKET_LOOPBACK -> multicast/broadcast as nft_meta */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(pkttype)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, PACKET_LOOPBACK, 0), l_pkttype);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_MULTICAST));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NFPROTO_IPV6, 0), l_lo);
+	/* ipv4: multicast iff daddr in 224/4 */
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R9, 0xf0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0xe0, 0), l_lo);
+	codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_BROADCAST));
+	codegen_label_bind(p, l_lo);
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R2, PKT_OFF(pkttype)));
+	codegen_label_bind(p, l_pkttype);
+	emit_set_flag(p, PKT_PKTTYPE);
+
+	/* 5. each base chain at this hook point, in registration order: a
+	 * drop ends the packet's journey, an accept goes on to the next */
+	for (k = 0; k < nheads; k++) {
+		uint32_t l_next = codegen_label_new(p);
+
+		/* st->depth = 0; st->final = NF_DROP (if the loop runs out) */
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(depth), 0));
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_DROP));
+		/* r0 = rules[head]; no head entry: chain not live: next */
+		codegen_emit(p, INSN_MOV64_IMM(R1, heads[k]));
+		emit_lookup(p, env->rules_fd, R1);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_next);
+		/* st->policy = head->policy[genbit >> 1] & 1; st->cur = head */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R0, R1));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0,
+					     offsetof(struct codegen_entry, policy)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(policy)));
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(cur), heads[k]));
+		/* bpf_loop(WALK_MAX_STEPS, cb, st, 0) */
+		codegen_emit(p, INSN_MOV64_IMM(R1, WALK_MAX_STEPS));
+		codegen_emit_ld_func(p, R2, l_cb);
+		codegen_emit(p, INSN_MOV64_REG(R3, R6));
+		codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_loop));
+		/* if (st->final & 1) == NF_DROP return NF_DROP */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R0, R6, ST_OFF(final)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R0, 1));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, VERDICT_DROP, 0), l_next);
+		codegen_emit(p, INSN_EXIT());
+		codegen_label_bind(p, l_next);
+	}
+	/* every chain accepted */
+	codegen_emit(p, INSN_MOV64_IMM(R0, VERDICT_ACCEPT));
+	codegen_emit(p, INSN_EXIT());
+}
+
+/*
+ * Shapes live in BPF functions of up to SHAPES_PER_FUNC shapes each (the
+ * kernel allows 256 functions per program): func(st, entry) dispatches
+ * on entry->shape inside.
+ */
+#define SHAPES_PER_FUNC	32
+
+/*
+ * go to the label of the shape whose id is in r1, among shapes[lo, hi)
+ * (sorted by id): a binary search of compares, linear below 4
+ */
+static void emit_dispatch(struct codegen_prog *p,
+			  struct codegen_shape *const *shapes,
+			  const uint32_t *l_body, uint32_t lo, uint32_t hi,
+			  uint32_t l_unknown)
+{
+	uint32_t i, mid, l_right;
+
+	if (hi - lo <= 4) {
+		/* if shape == id goto body */
+		for (i = lo; i < hi; i++)
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, shapes[i]->id, 0),
+					 l_body[i]);
+		codegen_emit_jmp(p, INSN_JA(0), l_unknown);
+		return;
+	}
+	mid = lo + (hi - lo) / 2;
+	l_right = codegen_label_new(p);
+	/* if shape >= shapes[mid] goto right half */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R1, shapes[mid]->id, 0), l_right);
+	emit_dispatch(p, shapes, l_body, lo, mid, l_unknown);
+	codegen_label_bind(p, l_right);
+	emit_dispatch(p, shapes, l_body, mid, hi, l_unknown);
+}
+
+/* one shape function: shapes[lo, hi) */
+static void emit_shape_func(struct codegen_prog *p, const struct codegen_env *env,
+			    struct codegen_shape *const *shapes, uint32_t lo,
+			    uint32_t hi, uint32_t l_func)
+{
+	uint32_t l_body[SHAPES_PER_FUNC], l_unknown = codegen_label_new(p), i;
+
+	uint32_t l_null = codegen_label_new(p);
+
+	for (i = lo; i < hi; i++)
+		l_body[i - lo] = codegen_label_new(p);
+	codegen_func_begin_global(p, l_func);
+	/* r8 = ctx; r6 = st; r7 = entry (global: may be NULL) */
+	codegen_emit(p, INSN_MOV64_REG(R8, R1));
+	codegen_emit(p, INSN_MOV64_REG(R6, R2));
+	codegen_emit(p, INSN_MOV64_REG(R7, R3));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R6, 0, 0), l_null);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R7, 0, 0), l_null);
+	/* r1 = entry->shape */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7,
+				     offsetof(struct codegen_entry, shape)));
+	emit_dispatch(p, shapes + lo, l_body, 0, hi - lo, l_unknown);
+	/* unknown: st->verdict = NF_DROP (never skip a rule silently) */
+	codegen_label_bind(p, l_unknown);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
+	/* NULL arguments (never, but the verifier asks): return 0 */
+	codegen_label_bind(p, l_null);
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_EXIT());
+	for (i = lo; i < hi; i++) {
+		codegen_label_bind(p, l_body[i - lo]);
+		codegen_shape_emit(p, shapes[i], env);
+	}
+}
+
+/* the bpf_loop callback: evaluate entry st->cur */
+static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
+		    uint32_t l_cb, uint32_t nfuncs, const uint32_t *l_func)
+{
+	uint32_t l_end = codegen_label_new(p), l_drop = codegen_label_new(p);
+	uint32_t l_next = codegen_label_new(p), l_after = codegen_label_new(p);
+	uint32_t l_final = codegen_label_new(p), l_jump = codegen_label_new(p);
+	uint32_t l_goto = codegen_label_new(p), l_policy = codegen_label_new(p);
+	uint32_t k;
+
+	codegen_func_begin(p, l_cb);
+	/* r6 = st; r1 = st->cur; if !r1 goto end of chain */
+	codegen_emit(p, INSN_MOV64_REG(R6, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(cur)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_end);
+	/* r7 = rules[cur]; if !r7 goto drop */
+	emit_lookup(p, env->rules_fd, R1);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_emit(p, INSN_MOV64_REG(R7, R0));
+	/* if (r7->genmask & st->genbit) goto next: inactive here */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7,
+				     offsetof(struct codegen_entry, genmask)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, ST_OFF(genbit)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_AND, R1, R2));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_next);
+	/* st->verdict = NFT_CONTINUE; dispatch on r7->shape */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_CONTINUE));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7,
+				     offsetof(struct codegen_entry, shape)));
+	/* shape 0 (chain head, empty rule): no code */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_after);
+	/* call the function holding the shape: ids 1 + k * SHAPES_PER_FUNC
+	 * onward are in function k; beyond the last: unknown */
+	for (k = 0; k < nfuncs; k++) {
+		uint32_t l_skip = codegen_label_new(p);
+
+		/* if shape > last id of function k goto skip */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGT, R1,
+						 (k + 1) * SHAPES_PER_FUNC, 0), l_skip);
+		/* func_k(ctx, st, entry); goto after */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, CTX_FROM_ST));
+		codegen_emit(p, INSN_MOV64_REG(R2, R6));
+		codegen_emit(p, INSN_MOV64_REG(R3, R7));
+		codegen_emit_call(p, l_func[k]);
+		codegen_emit_jmp(p, INSN_JA(0), l_after);
+		codegen_label_bind(p, l_skip);
+	}
+	/* unknown: st->verdict = NF_DROP (fail closed) */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
+	codegen_label_bind(p, l_after);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(verdict)));
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_CONTINUE, 0), l_next);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_BREAK, 0), l_next);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_ACCEPT, 0), l_final);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_DROP, 0), l_final);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_JUMP, 0), l_jump);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_GOTO, 0), l_goto);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_RETURN, 0), l_end);
+	codegen_emit_jmp(p, INSN_JA(0), l_drop);
+	/* final: st->final = verdict; stop */
+	codegen_label_bind(p, l_final);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(final)));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
+	codegen_emit(p, INSN_EXIT());
+	/* jump: if depth >= 16 goto drop; stack[depth++] = entry->next */
+	codegen_label_bind(p, l_jump);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, ST_OFF(depth)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R2, JUMP_STACK_SIZE, 0), l_drop);
+	codegen_emit(p, INSN_MOV64_REG(R3, R2));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R3, 2));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R3, R6));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R7,
+				     offsetof(struct codegen_entry, next)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R3, R4, ST_OFF(stack)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 1));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R2, ST_OFF(depth)));
+	/* goto: st->cur = st->target */
+	codegen_label_bind(p, l_goto);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(target)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(cur)));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_EXIT());
+	/* next: st->cur = entry->next */
+	codegen_label_bind(p, l_next);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7,
+				     offsetof(struct codegen_entry, next)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(cur)));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_EXIT());
+	/* end of chain / return: pop, or the base chain policy */
+	codegen_label_bind(p, l_end);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, ST_OFF(depth)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_policy);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R2, 1));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R2, JUMP_STACK_SIZE, 0), l_drop);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R2, ST_OFF(depth)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R2, 2));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R2, R6));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, ST_OFF(stack)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(cur)));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_EXIT());
+	/* policy: st->final = st->policy; stop */
+	codegen_label_bind(p, l_policy);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(policy)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(final)));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
+	codegen_emit(p, INSN_EXIT());
+	/* drop: st->final = NF_DROP; stop */
+	codegen_label_bind(p, l_drop);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_DROP));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
+	codegen_emit(p, INSN_EXIT());
+}
+
+int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
+			const uint32_t *heads, uint32_t nheads,
+			struct codegen_shape *const *shapes, uint32_t nshapes)
+{
+	uint32_t nfuncs = (nshapes + SHAPES_PER_FUNC - 1) / SHAPES_PER_FUNC;
+	uint32_t l_cb = codegen_label_new(p);
+	uint32_t *l_func = NULL;
+	uint32_t i;
+
+	/* shape ids must be 1..nshapes in order: function k holds ids
+	 * k * SHAPES_PER_FUNC + 1 .. (k + 1) * SHAPES_PER_FUNC */
+	for (i = 0; i < nshapes; i++)
+		if (shapes[i]->id != i + 1)
+			return -EINVAL;
+	if (nfuncs) {
+		l_func = calloc(nfuncs, sizeof(*l_func));
+		if (!l_func)
+			return -ENOMEM;
+	}
+	for (i = 0; i < nfuncs; i++)
+		l_func[i] = codegen_label_new(p);
+	emit_main(p, env, heads, nheads, l_cb);
+	emit_cb(p, env, l_cb, nfuncs, l_func);
+	for (i = 0; i < nfuncs; i++) {
+		uint32_t hi = (i + 1) * SHAPES_PER_FUNC;
+
+		emit_shape_func(p, env, shapes, i * SHAPES_PER_FUNC,
+				hi < nshapes ? hi : nshapes, l_func[i]);
+	}
+	free(l_func);
+	return codegen_prog_finish(p);
+}
+
+int codegen_tramp_emit(struct codegen_prog *p, const struct codegen_env *env,
+		       uint32_t slot)
+{
+	codegen_func_begin(p, codegen_label_new(p));
+	/* bpf_tail_call(ctx, progs, slot) */
+	codegen_emit_ld_map(p, R2, env->progs_fd);
+	codegen_emit(p, INSN_MOV64_IMM(R3, slot));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_tail_call));
+	/* empty slot: the chain is not live: NF_ACCEPT */
+	codegen_emit(p, INSN_MOV64_IMM(R0, VERDICT_ACCEPT));
+	codegen_emit(p, INSN_EXIT());
+	return codegen_prog_finish(p);
+}

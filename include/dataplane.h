@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dataplane.h - what the control plane (nfnl/, ruleset/) asks of the
+ * dataplane (codegen/ + offload/).
+ *
+ * Commit protocol (nf_tables_commit, transplanted):
+ *   1. dataplane_prepare(net): fallible. Reads the ruleset as it will be
+ *      in the NEXT generation (objects with active(genmask, genmask_next)),
+ *      emits code for new shapes, loads programs, writes map entries for
+ *      the next generation. Nothing a packet sees changes yet.
+ *   2a. on success, after "cannot fail after this point":
+ *      dataplane_publish(net) flips the generation packets see (one word /
+ *      prog-array slot), then releases what the old generation alone used.
+ *   2b. on failure (or any other reason to abort the batch):
+ *      dataplane_abort(net) drops everything prepare built.
+ * The control plane calls publish/abort before it flips net->gencursor.
+ */
+#ifndef NFBPF_DATAPLANE_H
+#define NFBPF_DATAPLANE_H
+
+#include <stdint.h>
+#include "ruleset.h"
+
+/**
+ * struct dp_error - why the dataplane refused
+ * @msg: human readable, for the extended ack ("expression 'ct' is not
+ *	 supported by the nfbpf dataplane yet"); points to @buf or a literal
+ * @buf: storage for a formatted @msg
+ */
+struct dp_error {
+	const char *msg;
+	char buf[160];
+};
+
+/**
+ * dataplane_rule_check - can the dataplane run this rule?
+ * @chain: the chain the rule goes into
+ * @rule: the parsed rule
+ * @err: filled on refusal
+ *
+ * Called for each NEWRULE before it joins the transaction, so the error
+ * is reported on the offending message.
+ *
+ * Return: 0, or -EOPNOTSUPP with @err->msg naming the expression.
+ */
+int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
+			 struct dp_error *err);
+
+/**
+ * dataplane_chain_check - can the dataplane attach this base chain?
+ * @table: table of the chain
+ * @chain: a base chain (chain->base != NULL)
+ * @err: filled on refusal
+ *
+ * Return: 0, or -EOPNOTSUPP (family/type/hook not supported yet).
+ */
+int dataplane_chain_check(const struct table *table, const struct chain *chain,
+			  struct dp_error *err);
+
+/**
+ * dataplane_prepare - build the next generation's dataplane
+ * @net: namespace (net->ns_fd is valid; attach there)
+ * @err: filled on failure
+ *
+ * Return: 0 or -errno (-ENOMEM, -EINVAL from the verifier, ...).
+ */
+int dataplane_prepare(struct net *net, struct dp_error *err);
+
+/** dataplane_publish - make the prepared generation live. Cannot fail. */
+void dataplane_publish(struct net *net);
+
+/** dataplane_abort - drop what dataplane_prepare() built. Cannot fail. */
+void dataplane_abort(struct net *net);
+
+/** dataplane_net_free - detach and free everything of @net. */
+void dataplane_net_free(struct net *net);
+
+/**
+ * dataplane_counter_read - live packet/byte count of a counter expression
+ * @net: namespace
+ * @slot: struct expr_counter.slot
+ * @packets: out, sum over CPUs
+ * @bytes: out
+ *
+ * Return: 0, or -ENOENT if the slot is not live.
+ */
+int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
+			   uint64_t *bytes);
+
+/**
+ * struct dp_stats - observable dataplane work, cumulative per namespace
+ * @progs_loaded: BPF programs loaded so far
+ * @shapes: distinct rule shapes compiled
+ * @rule_entries: rule map entries live
+ */
+struct dp_stats {
+	uint64_t progs_loaded;
+	uint64_t shapes;
+	uint64_t rule_entries;
+};
+
+/** dataplane_stats - read @net's counters (all zero if no dataplane yet). */
+void dataplane_stats(const struct net *net, struct dp_stats *st);
+
+#endif /* NFBPF_DATAPLANE_H */

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * nfnl.h - netlink side of nfbpfd: attribute policies, extended acks,
+ * message builders shared by the object handlers in nfnl/.
+ */
+#ifndef NFBPF_NFNL_H
+#define NFBPF_NFNL_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/netlink.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include "ruleset.h"
+
+/** enum attr_kind - policy types, as the kernel's NLA_* */
+enum attr_kind {
+	ATTR_UNSPEC = 0,	/* accepted, not checked */
+	ATTR_U8,
+	ATTR_U16,
+	ATTR_U32,
+	ATTR_U64,
+	ATTR_STRING,		/* NLA_STRING: @len = max length w/o NUL */
+	ATTR_NUL_STRING,	/* NLA_NUL_STRING: must hold a NUL */
+	ATTR_BINARY,		/* NLA_BINARY: @len = max length (0: any) */
+	ATTR_NESTED,
+	ATTR_REJECT,		/* present = -EINVAL */
+};
+
+/**
+ * struct attr_policy - one attribute of a policy table
+ * @kind: enum attr_kind
+ * @len: see enum attr_kind
+ */
+struct attr_policy {
+	uint8_t kind;
+	uint16_t len;
+};
+
+/**
+ * struct extack - extended ack for one message
+ * @msg: static string or NULL
+ * @bad_attr: offending attribute, inside the message being handled
+ * @buf: storage for a message that is not a literal (see extack_copy())
+ */
+struct extack {
+	const char *msg;
+	const struct nlattr *bad_attr;
+	char buf[160];
+};
+
+/* extack_copy - keep a copy of @msg: acks go out after the whole batch */
+static inline void extack_copy(struct extack *ext, const char *msg,
+			       const struct nlattr *attr)
+{
+	size_t i;
+
+	if (!ext)
+		return;
+	for (i = 0; msg && msg[i] && i < sizeof(ext->buf) - 1; i++)
+		ext->buf[i] = msg[i];
+	ext->buf[i] = '\0';
+	ext->msg = msg ? ext->buf : NULL;
+	ext->bad_attr = attr;
+}
+
+static inline void extack_set(struct extack *ext, const char *msg,
+			      const struct nlattr *attr)
+{
+	if (!ext)
+		return;
+	ext->msg = msg;
+	ext->bad_attr = attr;
+}
+
+/**
+ * nfnl_attr_parse - validate attributes against a policy and index them
+ * @buf: first attribute
+ * @len: bytes of attributes
+ * @maxtype: highest attribute type of the policy
+ * @policy: maxtype + 1 entries
+ * @tb: out, maxtype + 1 entries, NULL for absent (last duplicate wins)
+ * @ext: extended ack, filled on error
+ *
+ * Attributes above @maxtype are ignored, as the kernel's liberal parse.
+ *
+ * Return: 0, -EINVAL or -ERANGE as the kernel's nla_parse_deprecated().
+ */
+int nfnl_attr_parse(const void *buf, size_t len, int maxtype,
+		    const struct attr_policy *policy,
+		    const struct nlattr **tb, struct extack *ext);
+
+/** nfnl_attr_parse_nested - nfnl_attr_parse() on the payload of @nest. */
+int nfnl_attr_parse_nested(const struct nlattr *nest, int maxtype,
+			   const struct attr_policy *policy,
+			   const struct nlattr **tb, struct extack *ext);
+
+/** nfnl_attr_strcmp - like nla_strcmp(): compare attribute with @s. */
+int nfnl_attr_strcmp(const struct nlattr *a, const char *s);
+/** nfnl_attr_strdup - copy a string attribute; NULL on ENOMEM. */
+char *nfnl_attr_strdup(const struct nlattr *a);
+/** nfnl_attr_strlcpy - copy into @dst of @size; returns length copied. */
+size_t nfnl_attr_strlcpy(char *dst, const struct nlattr *a, size_t size);
+uint8_t nfnl_attr_u8(const struct nlattr *a);
+uint32_t nfnl_attr_be32(const struct nlattr *a);
+uint64_t nfnl_attr_be64(const struct nlattr *a);
+/** nfnl_attr_udata - copy NLA_BINARY user data; -ENOMEM. */
+int nfnl_attr_udata(const struct nlattr *a, struct userdata *ud);
+
+/**
+ * struct nfnl_buf - a growable output buffer of netlink messages
+ * @data: bytes, owned
+ * @len: used
+ * @cap: allocated
+ * @err: sticky -ENOMEM
+ */
+struct nfnl_buf {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+	int err;
+};
+
+void nfnl_buf_init(struct nfnl_buf *b);
+void nfnl_buf_fini(struct nfnl_buf *b);
+/** nfnl_buf_reserve - make room for @n more bytes; sticky error. */
+bool nfnl_buf_reserve(struct nfnl_buf *b, size_t n);
+
+/** Message building on struct nfnl_buf; every put is checked via b->err. */
+/**
+ * nfnl_msg_start - append a netlink + nfgenmsg header
+ *
+ * Return: offset of the message in @b (pass it to nfnl_msg_end()).
+ */
+size_t nfnl_msg_start(struct nfnl_buf *b, uint16_t type, uint16_t flags,
+		      uint32_t seq, uint32_t portid, uint8_t family,
+		      uint16_t res_id);
+/** nfnl_msg_end - set the length of the message started at @off. */
+void nfnl_msg_end(struct nfnl_buf *b, size_t off);
+/** nfnl_msg_cancel - drop the message started at @off. */
+void nfnl_msg_cancel(struct nfnl_buf *b, size_t off);
+void nfnl_put(struct nfnl_buf *b, uint16_t type, const void *data, size_t len);
+void nfnl_put_str(struct nfnl_buf *b, uint16_t type, const char *s);
+void nfnl_put_be32(struct nfnl_buf *b, uint16_t type, uint32_t v);
+void nfnl_put_be64(struct nfnl_buf *b, uint16_t type, uint64_t v);
+void nfnl_put_u8(struct nfnl_buf *b, uint16_t type, uint8_t v);
+/** nfnl_nest_start - returns the offset of the nest header in @b. */
+size_t nfnl_nest_start(struct nfnl_buf *b, uint16_t type);
+void nfnl_nest_end(struct nfnl_buf *b, size_t off);
+void nfnl_put_udata(struct nfnl_buf *b, uint16_t type, const struct userdata *ud);
+
+#endif /* NFBPF_NFNL_H */
+
+#ifndef NFBPF_NFNL_CLIENT
+#define NFBPF_NFNL_CLIENT
+/**
+ * struct nfnl_out - replies to one client, cut into datagrams
+ * @buf: the bytes of all pending messages
+ * @ends: offsets in @buf where a datagram ends
+ * @nends: number of entries in @ends
+ * @cap: capacity of @ends
+ * @sent: bytes of @buf already handed to the socket
+ * @nsent: datagrams already handed to the socket
+ */
+struct nfnl_out {
+	struct nfnl_buf buf;
+	size_t *ends;
+	size_t nends;
+	size_t cap;
+	size_t sent;
+	size_t nsent;
+};
+
+#define CLIENT_F_EXT_ACK	0x1
+#define CLIENT_F_CAP_ACK	0x2
+
+/**
+ * struct client - one emulated netlink socket
+ * @net: its network namespace (owned by the daemon)
+ * @portid: netlink port id
+ * @nlflags: CLIENT_F_*
+ * @groups: joined multicast groups, bit (group - 1)
+ * @pid: peer process id
+ * @comm: peer process name
+ * @privileged: peer has CAP_NET_ADMIN
+ * @out: pending output
+ */
+struct client {
+	struct net *net;
+	uint32_t portid;
+	uint32_t nlflags;
+	uint32_t groups;
+	uint32_t pid;
+	char comm[16];
+	bool privileged;
+	struct nfnl_out out;
+};
+
+/** nfnl_out_cut - end the current datagram (no-op if it is empty). */
+void nfnl_out_cut(struct nfnl_out *o);
+/** nfnl_out_cut_if - end the current datagram if it holds >= @limit bytes. */
+void nfnl_out_cut_if(struct nfnl_out *o, size_t limit);
+void nfnl_out_fini(struct nfnl_out *o);
+/** nfnl_out_compact - forget what was sent. */
+void nfnl_out_compact(struct nfnl_out *o);
+
+/**
+ * nfnl_rcv - handle one datagram a client sent
+ * @cl: the client
+ * @data: netlink messages
+ * @len: bytes
+ *
+ * Replies are appended to @cl->out; multicast events go to other clients
+ * through nfnl_multicast().
+ */
+void nfnl_rcv(struct client *cl, const void *data, size_t len);
+
+/**
+ * nfnl_multicast - deliver @len bytes of messages as one datagram to every
+ * client of @net in @group, but @exclude_portid. Implemented by the daemon.
+ */
+void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude_portid,
+		    const void *data, size_t len);
+/** nfnl_has_listeners - does any client of @net listen to @group? */
+bool nfnl_has_listeners(struct net *net, unsigned int group);
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* nfnl_expr.h - netlink side of expressions (nfnl/expr/X.c). */
+#ifndef NFBPF_NFNL_EXPR_H
+#define NFBPF_NFNL_EXPR_H
+
+#include "nfnl.h"
+#include "expr.h"
+
+/**
+ * struct nfnl_expr_ctx - what an expression parser may look at
+ * @net: namespace
+ * @table: table of the rule
+ * @chain: chain of the rule
+ * @family: nfgen_family
+ * @tx: the batch (for NFTA_*_ID references)
+ * @ext: extended ack
+ */
+struct nfnl_expr_ctx {
+	struct net *net;
+	struct table *table;
+	struct chain *chain;
+	uint8_t family;
+	struct tx *tx;
+	struct extack *ext;
+};
+
+/**
+ * struct nfnl_expr_ops - netlink operations of one expression type
+ * @type: enum expr_type
+ * @name: wire name (NFTA_EXPR_NAME)
+ * @maxattr: highest attribute of NFTA_EXPR_DATA
+ * @policy: maxattr + 1 entries
+ * @parse: validate @tb (already policy-checked) into the model, as the
+ *	   kernel's ->init(); returns 0 or the kernel's -errno
+ * @dump: append the attributes of NFTA_EXPR_DATA, as the kernel's ->dump()
+ */
+struct nfnl_expr_ops {
+	enum expr_type type;
+	const char *name;
+	int maxattr;
+	const struct attr_policy *policy;
+	int (*parse)(const struct nfnl_expr_ctx *ctx, void *priv,
+		     const struct nlattr **tb);
+	void (*dump)(struct nfnl_buf *b, const void *priv);
+};
+
+extern const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX];
+
+/* Registers (nft_parse_register_load/store, nft_dump_register). */
+int nfnl_reg_load(const struct nlattr *a, uint8_t *reg, uint32_t len);
+int nfnl_reg_store(const struct nlattr *a, uint8_t *reg, bool verdict,
+		   uint32_t len);
+void nfnl_reg_dump(struct nfnl_buf *b, uint16_t type, uint8_t reg);
+/** nfnl_reg_is_verdict - does attribute @a name NFT_REG_VERDICT? */
+bool nfnl_reg_is_verdict(const struct nlattr *a);
+
+/**
+ * nfnl_data_value_parse - nft_data_init() of a value
+ * @a: NFTA_*_DATA nest
+ * @v: out
+ * @size: largest accepted length (-EOVERFLOW beyond)
+ * @want_len: required length, 0 = any
+ */
+int nfnl_data_value_parse(const struct nlattr *a, struct data_value *v,
+			  uint32_t size, uint32_t want_len);
+/** nfnl_data_verdict_parse - nft_data_init() of a verdict; takes no reference. */
+int nfnl_data_verdict_parse(const struct nfnl_expr_ctx *ctx,
+			    const struct nlattr *a, struct verdict *vd);
+void nfnl_data_value_dump(struct nfnl_buf *b, uint16_t type,
+			  const struct data_value *v);
+void nfnl_data_verdict_dump(struct nfnl_buf *b, uint16_t type,
+			    const struct verdict *vd);
+/** nfnl_u32_check - nft_parse_u32_check(): -ERANGE above @max. */
+int nfnl_u32_check(const struct nlattr *a, uint32_t max, uint32_t *out);
+
+#endif

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ruleset.h - the nf_tables model of one network namespace.
+ *
+ * Generations work as in nf_tables: every object carries a 2-bit genmask;
+ * bit (1 << g) set means "inactive in generation g". net->gencursor is the
+ * current generation. A batch creates objects active only in the next
+ * generation and marks deleted ones inactive in the next generation; the
+ * commit flips gencursor and then clears the stale bits; an abort undoes
+ * each transaction record in reverse. Readers of the committed ruleset
+ * (dumps, codegen after commit) use genmask_cur(); the batch uses
+ * genmask_next().
+ */
+#ifndef NFBPF_RULESET_H
+#define NFBPF_RULESET_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "nfbpf/list.h"
+#include "expr.h"
+
+#define NAME_MAXLEN	256	/* NFT_NAME_MAXLEN / NFT_CHAIN_MAXNAMELEN */
+#define USERDATA_MAXLEN	256	/* NFT_USERDATA_MAXLEN */
+
+struct net;
+
+/**
+ * struct userdata - opaque client bytes, kept byte for byte
+ * @len: 0 = absent
+ * @data: owned
+ */
+struct userdata {
+	uint32_t len;
+	uint8_t *data;
+};
+
+/**
+ * struct table - an nf_tables table
+ * @list: in net->tables
+ * @net: owning namespace
+ * @name: owned
+ * @family: NFPROTO_*
+ * @flags: NFT_TABLE_F_* as committed
+ * @handle: from net->table_handle
+ * @hgenerator: last handle given to an object of this table
+ * @genmask: see file comment
+ * @use: references (chains, sets, objects, flowtables)
+ * @owner: netlink port id of the owner (NFT_TABLE_F_OWNER), else 0
+ * @udata: user data
+ * @chains: struct chain list
+ * @sets: struct set list
+ */
+struct table {
+	struct list_head list;
+	struct net *net;
+	char *name;
+	uint8_t family;
+	uint32_t flags;
+	uint64_t handle;
+	uint64_t hgenerator;
+	uint8_t genmask;
+	uint32_t use;
+	uint32_t owner;
+	struct userdata udata;
+	struct list_head chains;
+	struct list_head sets;
+};
+
+/**
+ * struct basechain - hook attributes of a base chain
+ * @hooknum: NF_INET_* (or NF_NETDEV_INGRESS/EGRESS)
+ * @priority: hook priority
+ * @type: "filter", "nat" or "route"
+ * @policy: NF_ACCEPT or NF_DROP
+ * @ndevs: number of devices (netdev family / inet ingress)
+ * @devs: owned device names
+ * @has_stats: NFTA_CHAIN_COUNTERS was given (iptables-nft)
+ * @packets: initial packet count
+ * @bytes: initial byte count
+ */
+struct basechain {
+	uint32_t hooknum;
+	int32_t priority;
+	char type[16];
+	uint32_t policy;
+	uint32_t ndevs;
+	char **devs;
+	bool has_stats;
+	uint64_t packets;
+	uint64_t bytes;
+};
+
+/**
+ * struct chain - an nf_tables chain
+ * @list: in table->chains
+ * @table: owning table
+ * @name: owned
+ * @handle: table-unique handle
+ * @genmask: see file comment
+ * @use: references: rules jumping here, plus verdict map elements
+ * @flags: NFT_CHAIN_BASE | NFT_CHAIN_HW_OFFLOAD | NFT_CHAIN_BINDING
+ * @base: non-NULL for base chains, owned
+ * @udata: user data
+ * @rules: struct rule list, in evaluation order (contains rules of both
+ *	   generations, filtered by genmask)
+ * @nrules: rules active in the next generation (kept by transactions)
+ * @bound: NFT_CHAIN_BINDING chain already bound to a rule
+ */
+struct chain {
+	struct list_head list;
+	struct table *table;
+	char *name;
+	uint64_t handle;
+	uint8_t genmask;
+	uint32_t use;
+	uint32_t flags;
+	struct basechain *base;
+	struct userdata udata;
+	struct list_head rules;
+	uint32_t nrules;
+	bool bound;
+};
+
+/**
+ * struct rule - an nf_tables rule
+ * @list: in chain->rules
+ * @chain: owning chain
+ * @handle: table-unique handle
+ * @genmask: see file comment
+ * @dlen: bytes of expression records in @exprs
+ * @nexprs: number of expressions
+ * @exprs: owned buffer of struct expr records
+ * @udata: user data
+ */
+struct rule {
+	struct list_head list;
+	struct chain *chain;
+	uint64_t handle;
+	uint8_t genmask;
+	uint32_t dlen;
+	uint32_t nexprs;
+	struct expr *exprs;
+	struct userdata udata;
+};
+
+#define rule_for_each_expr(e, r)					\
+	for (e = (r)->exprs; (char *)e < (char *)(r)->exprs + (r)->dlen;	\
+	     e = expr_next(e))
+
+/**
+ * struct set_field - length of one field of a concatenated key
+ */
+#define SET_FIELDS_MAX	16
+
+/**
+ * struct set - a named or anonymous set or map
+ * @list: in table->sets
+ * @table: owning table
+ * @name: owned
+ * @handle: table-unique handle
+ * @genmask: see file comment
+ * @use: rules bound to it (lookups), plus map references
+ * @flags: NFT_SET_*
+ * @ktype: key datatype (opaque to us, echoed)
+ * @klen: key length in bytes
+ * @dtype: data datatype (maps), NFT_DATA_VERDICT for vmaps
+ * @dlen: data length (maps)
+ * @objtype: object type (object maps)
+ * @policy: NFT_SET_POL_*
+ * @has_policy: NFTA_SET_POLICY was given
+ * @size: NFTA_SET_DESC_SIZE (0 = none)
+ * @timeout: default timeout, ms
+ * @gc_int: gc interval, ms
+ * @nfields: concatenation fields (0 = not concatenated)
+ * @field_len: lengths of the fields
+ * @udata: user data
+ * @elems: struct set_elem list
+ * @nelems: elements active in the next generation
+ */
+struct set {
+	struct list_head list;
+	struct table *table;
+	char *name;
+	uint64_t handle;
+	uint8_t genmask;
+	uint32_t use;
+	uint32_t flags;
+	uint32_t ktype;
+	uint32_t klen;
+	uint32_t dtype;
+	uint32_t dlen;
+	uint32_t objtype;
+	uint32_t policy;
+	bool has_policy;
+	uint32_t size;
+	uint64_t timeout;
+	uint32_t gc_int;
+	uint32_t nfields;
+	uint8_t field_len[SET_FIELDS_MAX];
+	struct userdata udata;
+	struct list_head elems;
+	uint32_t nelems;
+};
+
+/**
+ * struct set_elem - one element of a set or map
+ * @list: in set->elems
+ * @genmask: see file comment
+ * @flags: NFT_SET_ELEM_INTERVAL_END etc.
+ * @key: key bytes (set->klen)
+ * @key_end: range end (NFTA_SET_ELEM_KEY_END), len 0 if absent
+ * @data: map data value (set->dtype != NFT_DATA_VERDICT)
+ * @verdict: vmap data
+ * @has_data: @data or @verdict is set
+ * @timeout: ms, 0 = none
+ * @udata: user data
+ */
+struct set_elem {
+	struct list_head list;
+	uint8_t genmask;
+	uint32_t flags;
+	struct data_value key;
+	struct data_value key_end;
+	struct data_value data;
+	struct verdict verdict;
+	bool has_data;
+	uint64_t timeout;
+	struct userdata udata;
+};
+
+/**
+ * struct net - the nf_tables state of one network namespace
+ * @list: in the daemon's namespace list
+ * @ns_dev: st_dev of the namespace inode
+ * @ns_ino: st_ino of the namespace inode (its identity)
+ * @ns_fd: an fd of the namespace (for setns() when attaching), owned
+ * @gencursor: current generation bit (0 or 1)
+ * @base_seq: generation id reported by GETGEN, bumped by every commit
+ * @table_handle: last table handle
+ * @tables: struct table list
+ * @dataplane: opaque dataplane state owned by offload/, NULL until used
+ */
+struct net {
+	struct list_head list;
+	dev_t ns_dev;
+	ino_t ns_ino;
+	int ns_fd;
+	uint8_t gencursor;
+	uint32_t base_seq;
+	uint64_t table_handle;
+	struct list_head tables;
+	void *dataplane;
+};
+
+static inline uint8_t genmask_cur(const struct net *net)
+{
+	return 1u << net->gencursor;
+}
+
+static inline uint8_t genmask_next(const struct net *net)
+{
+	return 1u << (net->gencursor ^ 1u);
+}
+
+/* active - is an object with @genmask active in the generation of @mask? */
+static inline bool active(uint8_t genmask, uint8_t mask)
+{
+	return !(genmask & mask);
+}
+
+#endif /* NFBPF_RULESET_H */

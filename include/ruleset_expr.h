@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ruleset_expr.h - per-expression model operations (ruleset/expr/X.c). */
+#ifndef NFBPF_RULESET_EXPR_H
+#define NFBPF_RULESET_EXPR_H
+
+#include "expr.h"
+
+/**
+ * struct ruleset_expr_ops - what the model layer does per expression type
+ * @name: wire name ("cmp")
+ * @size: size of the private data
+ * @activate: take references on chains/sets (rule becomes live in the
+ *	      next generation); NULL if the type holds none
+ * @deactivate: drop them
+ */
+struct ruleset_expr_ops {
+	const char *name;
+	size_t size;
+	void (*activate)(struct expr *e);
+	void (*deactivate)(struct expr *e);
+};
+
+extern const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX];
+
+#endif

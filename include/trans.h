@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * trans.h - the transaction list of one batch, as nf_tables' commit_list.
+ */
+#ifndef NFBPF_TRANS_H
+#define NFBPF_TRANS_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "ruleset.h"
+
+/** enum trans_op - what a transaction record does */
+enum trans_op {
+	TRANS_NEWTABLE,
+	TRANS_DELTABLE,
+	TRANS_NEWCHAIN,
+	TRANS_DELCHAIN,
+	TRANS_NEWRULE,
+	TRANS_DELRULE,
+	TRANS_NEWSET,
+	TRANS_DELSET,
+	TRANS_NEWSETELEM,
+	TRANS_DELSETELEM,
+};
+
+/**
+ * struct trans - one change of a batch
+ * @list: in tx->records
+ * @op: enum trans_op
+ * @family: nfgen_family of the message
+ * @portid: sender port id
+ * @seq: message sequence number
+ * @nlflags: message NLM_F_* flags (for notifications)
+ * @report: NLM_F_ECHO was set
+ * @table: table concerned (all ops)
+ * @chain: chain (chain and rule ops)
+ * @rule: rule (rule ops)
+ * @set: set (set and element ops)
+ * @elem: element (element ops)
+ * @id: NFTA_{CHAIN,RULE,SET}_ID of a new object, 0 if none
+ * @update: NEWTABLE/NEWCHAIN updating an existing object
+ * @upd_flags: new table flags
+ * @upd_policy: new chain policy (-1 = unchanged)
+ * @upd_name: new chain name (owned; NULL = unchanged)
+ */
+struct trans {
+	struct list_head list;
+	enum trans_op op;
+	uint8_t family;
+	uint32_t portid;
+	uint32_t seq;
+	uint16_t nlflags;
+	bool report;
+	struct table *table;
+	struct chain *chain;
+	struct rule *rule;
+	struct set *set;
+	struct set_elem *elem;
+	uint32_t id;
+	bool update;
+	uint32_t upd_flags;
+	int64_t upd_policy;
+	char *upd_name;
+};
+
+/**
+ * struct tx - a batch in progress on one namespace
+ * @net: the namespace
+ * @records: struct trans list in batch order
+ * @pid: process id of the sender (for NEWGEN events)
+ * @comm: its name
+ * @portid: sender port id
+ * @seq: sequence number of the batch begin message
+ */
+struct tx {
+	struct net *net;
+	struct list_head records;
+	uint32_t pid;
+	char comm[16];
+	uint32_t portid;
+	uint32_t seq;
+};
+
+#endif /* NFBPF_TRANS_H */

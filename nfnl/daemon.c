@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * daemon.c - nfbpfd: accepts shim connections (include/nfbpf/shim_proto.h),
+ * keeps one nf_tables state per network namespace, and moves datagrams
+ * between clients and nfnl_rcv().
+ *
+ * Single-threaded, one epoll loop: every request is handled to completion
+ * before the next, which gives batches the serialisation the kernel gets
+ * from its commit mutex.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <linux/netlink.h>
+#include <linux/netfilter/nfnetlink.h>
+
+#include "nfbpf/shim_proto.h"
+#include "nfnl.h"
+#include "ruleset_api.h"
+
+#define MAX_CLIENTS	1024
+#define MAX_DGRAM	(256u << 20)	/* largest batch accepted: 256 MiB */
+#define SNDBUF		(8 << 20)
+
+/**
+ * struct conn - one shim socket
+ * @list: in the daemon's connection list
+ * @fd: data connection (the application's netlink fd)
+ * @ctl: control channel, -1 until HELLO
+ * @cl: the netlink side
+ * @epout: EPOLLOUT is armed on @fd
+ */
+struct conn {
+	struct list_head list;
+	int fd;
+	int ctl;
+	struct client cl;
+	bool epout;
+};
+
+static struct {
+	int epfd;
+	int lfd;
+	const char *sock_path;
+	bool foreground;
+	bool verbose;
+	struct list_head conns;
+	struct list_head nets;
+	unsigned int nconns;
+	int32_t rover;
+	volatile sig_atomic_t stop;
+} d = { .rover = -4096 };
+
+static void logmsg(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (prio == LOG_DEBUG && !d.verbose)
+		return;
+	va_start(ap, fmt);
+	if (d.foreground) {
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	} else {
+		vsyslog(prio, fmt, ap);
+	}
+	va_end(ap);
+}
+
+/* Tag values in epoll data: connections are pointers, the listener is NULL. */
+static int ep_mod(struct conn *c, int fd, uint32_t events, int op)
+{
+	struct epoll_event ev = { .events = events, .data.ptr = c };
+
+	return epoll_ctl(d.epfd, op, fd, &ev) ? -errno : 0;
+}
+
+static void conn_free(struct conn *c)
+{
+	list_del(&c->list);
+	epoll_ctl(d.epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	if (c->ctl >= 0) {
+		epoll_ctl(d.epfd, EPOLL_CTL_DEL, c->ctl, NULL);
+		close(c->ctl);
+	}
+	nfnl_out_fini(&c->cl.out);
+	free(c);
+	d.nconns--;
+}
+
+/* flush - write pending datagrams until the socket is full; count them */
+static int flush(struct conn *c, unsigned int *written)
+{
+	struct nfnl_out *o = &c->cl.out;
+	unsigned int n = 0;
+
+	while (o->nsent < o->nends) {
+		size_t end = o->ends[o->nsent];
+		ssize_t r = send(c->fd, o->buf.data + o->sent, end - o->sent,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (r < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			return -errno;
+		}
+		o->sent = end;
+		o->nsent++;
+		n++;
+	}
+	/* keep a partial datagram being built out of the accounting */
+	if (o->nsent == o->nends && o->sent == o->buf.len) {
+		o->buf.len = 0;
+		o->sent = 0;
+		o->nends = 0;
+		o->nsent = 0;
+	} else if (o->sent > (1u << 20)) {
+		nfnl_out_compact(o);
+	}
+	if (written)
+		*written = n;
+	if (o->nsent < o->nends && !c->epout) {
+		ep_mod(c, c->fd, EPOLLIN | EPOLLOUT, EPOLL_CTL_MOD);
+		c->epout = true;
+	} else if (o->nsent == o->nends && c->epout) {
+		ep_mod(c, c->fd, EPOLLIN, EPOLL_CTL_MOD);
+		c->epout = false;
+	}
+	return 0;
+}
+
+static int ctl_reply(struct conn *c, uint32_t op, int32_t err, uint32_t val)
+{
+	struct nfbpf_ctl_rep rep = { .op = op, .err = err, .val = val };
+
+	if (send(c->ctl, &rep, sizeof(rep), MSG_NOSIGNAL) != sizeof(rep))
+		return -errno;
+	return 0;
+}
+
+static struct net *net_get(int nsfd)
+{
+	struct stat st;
+	struct net *net;
+
+	if (fstat(nsfd, &st))
+		return NULL;
+	list_for_each_entry(net, &d.nets, list) {
+		if (net->ns_dev == st.st_dev && net->ns_ino == st.st_ino)
+			return net;
+	}
+	net = ruleset_net_alloc();
+	if (!net)
+		return NULL;
+	net->ns_dev = st.st_dev;
+	net->ns_ino = st.st_ino;
+	net->ns_fd = fcntl(nsfd, F_DUPFD_CLOEXEC, 3);
+	list_add_tail(&net->list, &d.nets);
+	logmsg(LOG_INFO, "new network namespace %lu", (unsigned long)st.st_ino);
+	return net;
+}
+
+static bool portid_used(const struct conn *self, uint32_t portid)
+{
+	struct conn *c;
+
+	list_for_each_entry(c, &d.conns, list) {
+		if (c != self && c->cl.net == self->cl.net && c->cl.portid == portid)
+			return true;
+	}
+	return false;
+}
+
+/* peer_info - pid, comm and CAP_NET_ADMIN of the connecting process */
+static void peer_info(struct conn *c)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	char path[64], line[256];
+	FILE *f;
+
+	c->cl.privileged = false;
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		return;
+	c->cl.pid = cred.pid;
+	snprintf(path, sizeof(path), "/proc/%d/comm", cred.pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(c->cl.comm, sizeof(c->cl.comm), f))
+			c->cl.comm[strcspn(c->cl.comm, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", cred.pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long caps;
+
+		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
+			c->cl.privileged = caps & (1ull << 12);	/* CAP_NET_ADMIN */
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static void handle_hello(struct conn *c)
+{
+	char cbuf[CMSG_SPACE(2 * sizeof(int))];
+	struct nfbpf_hello hello;
+	struct iovec iov = { &hello, sizeof(hello) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+	int fds[2] = { -1, -1 }, err = 0;
+	ssize_t r;
+
+	r = recvmsg(c->fd, &msg, MSG_CMSG_CLOEXEC);
+	if (r <= 0)
+		goto out_drop;
+	cm = CMSG_FIRSTHDR(&msg);
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+	    cm->cmsg_len == CMSG_LEN(2 * sizeof(int)))
+		memcpy(fds, CMSG_DATA(cm), sizeof(fds));
+	if (fds[0] < 0 || fds[1] < 0 || r != sizeof(hello) ||
+	    hello.magic != NFBPF_PROTO_MAGIC || hello.version != NFBPF_PROTO_VERSION)
+		goto out_close;
+	c->ctl = fds[0];
+	fds[0] = -1;
+	if (ep_mod(c, c->ctl, EPOLLIN, EPOLL_CTL_ADD))
+		goto out_close;
+	if (hello.protocol != NETLINK_NETFILTER) {
+		err = -EPROTONOSUPPORT;
+	} else {
+		c->cl.net = net_get(fds[1]);
+		if (!c->cl.net)
+			err = -ENOMEM;
+	}
+	close(fds[1]);
+	if (!err) {
+		peer_info(c);
+		c->cl.portid = c->cl.pid;
+		/* netlink autobind: the pid if free, else -4096, -4097, ... */
+		while (!c->cl.portid || portid_used(c, c->cl.portid)) {
+			c->cl.portid = (uint32_t)d.rover;
+			d.rover = d.rover == INT32_MIN ? -4096 : d.rover - 1;
+		}
+	}
+	logmsg(LOG_DEBUG, "client pid %u (%s) port %u: %s", c->cl.pid, c->cl.comm,
+	       c->cl.portid, err ? strerror(-err) : "connected");
+	ctl_reply(c, NFBPF_CTL_HELLO, err, c->cl.portid);
+	if (err)
+		conn_free(c);
+	return;
+
+out_close:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+out_drop:
+	conn_free(c);
+}
+
+static void handle_data(struct conn *c)
+{
+	ssize_t len;
+	void *buf;
+	int err = 0;
+
+	len = recv(c->fd, NULL, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+	if (len < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (len <= 0) {
+		conn_free(c);
+		return;
+	}
+	if ((size_t)len > MAX_DGRAM) {
+		recv(c->fd, NULL, 0, MSG_DONTWAIT);	/* discard */
+		ctl_reply(c, NFBPF_CTL_SENT, -EMSGSIZE, 0);
+		return;
+	}
+	buf = malloc(len);
+	if (!buf) {
+		recv(c->fd, NULL, 0, MSG_DONTWAIT);
+		ctl_reply(c, NFBPF_CTL_SENT, -ENOBUFS, 0);
+		return;
+	}
+	len = recv(c->fd, buf, len, MSG_DONTWAIT);
+	if (len > 0)
+		nfnl_rcv(&c->cl, buf, len);
+	free(buf);
+	if (c->cl.out.buf.err) {
+		/* out of memory while answering: the kernel would drop replies */
+		nfnl_out_fini(&c->cl.out);
+	}
+	nfnl_out_cut(&c->cl.out);
+	if (flush(c, NULL))
+		err = -EIO;
+	ctl_reply(c, NFBPF_CTL_SENT, err, 0);
+}
+
+static void handle_ctl(struct conn *c)
+{
+	struct nfbpf_ctl_req req;
+	unsigned int n = 0;
+	ssize_t r;
+	int err = 0;
+
+	r = recv(c->ctl, &req, sizeof(req), MSG_DONTWAIT);
+	if (r < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (r != sizeof(req)) {
+		conn_free(c);
+		return;
+	}
+	switch (req.op) {
+	case NFBPF_CTL_PULL:
+		flush(c, &n);
+		ctl_reply(c, req.op, 0, n);
+		return;
+	case NFBPF_CTL_BIND:
+		c->cl.groups = req.val;
+		break;
+	case NFBPF_CTL_SETOPT:
+		switch (req.arg) {
+		case NETLINK_EXT_ACK:
+			c->cl.nlflags = req.val ? c->cl.nlflags | CLIENT_F_EXT_ACK :
+						  c->cl.nlflags & ~CLIENT_F_EXT_ACK;
+			break;
+		case NETLINK_CAP_ACK:
+			c->cl.nlflags = req.val ? c->cl.nlflags | CLIENT_F_CAP_ACK :
+						  c->cl.nlflags & ~CLIENT_F_CAP_ACK;
+			break;
+		case NETLINK_ADD_MEMBERSHIP:
+		case NETLINK_DROP_MEMBERSHIP:
+			if (req.val == 0 || req.val > NFNLGRP_MAX) {
+				err = -EINVAL;
+				break;
+			}
+			if (req.arg == NETLINK_ADD_MEMBERSHIP)
+				c->cl.groups |= 1u << (req.val - 1);
+			else
+				c->cl.groups &= ~(1u << (req.val - 1));
+			break;
+		default:
+			break;	/* accepted, no effect on this emulation */
+		}
+		break;
+	case NFBPF_CTL_GETOPT:
+		if (req.arg == NETLINK_EXT_ACK)
+			n = !!(c->cl.nlflags & CLIENT_F_EXT_ACK);
+		else if (req.arg == NETLINK_CAP_ACK)
+			n = !!(c->cl.nlflags & CLIENT_F_CAP_ACK);
+		else
+			err = -ENOPROTOOPT;
+		break;
+	default:
+		err = -EINVAL;
+	}
+	ctl_reply(c, req.op, err, n);
+}
+
+void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude_portid,
+		    const void *data, size_t len)
+{
+	struct conn *c;
+
+	list_for_each_entry(c, &d.conns, list) {
+		struct nfnl_buf *b = &c->cl.out.buf;
+
+		if (c->cl.net != net || !(c->cl.groups & (1u << (group - 1))) ||
+		    (exclude_portid && c->cl.portid == exclude_portid))
+			continue;
+		nfnl_out_cut(&c->cl.out);
+		if (!nfnl_buf_reserve(b, len))
+			continue;
+		memcpy(b->data + b->len, data, len);
+		b->len += len;
+		nfnl_out_cut(&c->cl.out);
+		flush(c, NULL);
+	}
+}
+
+bool nfnl_has_listeners(struct net *net, unsigned int group)
+{
+	struct conn *c;
+
+	list_for_each_entry(c, &d.conns, list) {
+		if (c->cl.net == net && (c->cl.groups & (1u << (group - 1))))
+			return true;
+	}
+	return false;
+}
+
+static void handle_accept(void)
+{
+	struct conn *c;
+	int fd, sz = SNDBUF;
+
+	fd = accept4(d.lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (d.nconns >= MAX_CLIENTS) {
+		logmsg(LOG_WARNING, "too many clients, refusing one");
+		close(fd);
+		return;
+	}
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sz, sizeof(sz)))
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		return;
+	}
+	c->fd = fd;
+	c->ctl = -1;
+	list_add_tail(&c->list, &d.conns);
+	d.nconns++;
+	if (ep_mod(c, fd, EPOLLIN, EPOLL_CTL_ADD))
+		conn_free(c);
+}
+
+static int listen_on(const char *path)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char dir[sizeof(sun.sun_path)];
+	char *slash;
+	int fd;
+
+	if (strlen(path) >= sizeof(sun.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sun.sun_path, path);
+	strcpy(dir, path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0700);
+	}
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) ||
+	    chmod(path, 0600) || listen(fd, 128)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	d.stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: nfbpfd [--socket PATH] [--state-dir DIR] [--foreground] [--verbose]\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "state-dir", required_argument, NULL, 'd' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *state_dir = NULL;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct epoll_event ev;
+	struct net *net, *nn;
+	struct conn *c, *cn;
+	int opt;
+
+	d.sock_path = NFBPF_DEFAULT_SOCKET;
+	while ((opt = getopt_long(argc, argv, "s:d:fvh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's': d.sock_path = optarg; break;
+		case 'd': state_dir = optarg; break;
+		case 'f': d.foreground = true; break;
+		case 'v': d.verbose = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (state_dir && mkdir(state_dir, 0700) && errno != EEXIST) {
+		fprintf(stderr, "nfbpfd: cannot create state dir %s: %s\n",
+			state_dir, strerror(errno));
+		return 1;
+	}
+	list_init(&d.conns);
+	list_init(&d.nets);
+	d.lfd = listen_on(d.sock_path);
+	if (d.lfd < 0) {
+		fprintf(stderr, "nfbpfd: cannot listen on %s: %s\n", d.sock_path,
+			strerror(-d.lfd));
+		return 1;
+	}
+	if (!d.foreground) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("nfbpfd: fork");
+			return 1;
+		}
+		if (pid > 0)
+			return 0;	/* ready: the socket already accepts */
+		setsid();
+		openlog("nfbpfd", LOG_PID, LOG_DAEMON);
+	}
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	d.epfd = epoll_create1(EPOLL_CLOEXEC);
+	ev.events = EPOLLIN;
+	ev.data.ptr = NULL;
+	epoll_ctl(d.epfd, EPOLL_CTL_ADD, d.lfd, &ev);
+	logmsg(LOG_INFO, "listening on %s", d.sock_path);
+
+	while (!d.stop) {
+		struct epoll_event evs[64];
+		int i, n = epoll_wait(d.epfd, evs, 64, -1);
+
+		for (i = 0; i < n && !d.stop; i++) {
+			int fd;
+
+			c = evs[i].data.ptr;
+			if (!c) {
+				handle_accept();
+				continue;
+			}
+			/* which fd fired: look it up by trying the data fd first */
+			fd = -1;
+			if (evs[i].events & EPOLLOUT)
+				flush(c, NULL);
+			if (!(evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+				continue;
+			fd = c->fd;
+			if (c->ctl < 0) {
+				handle_hello(c);
+				break;	/* c may be gone: restart the wait */
+			}
+			{
+				char b;
+				ssize_t r = recv(c->ctl, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+
+				if (r > 0 || r == 0)
+					handle_ctl(c);
+				else if (recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) >= 0 ||
+					 errno != EAGAIN)
+					handle_data(c);
+			}
+			break;	/* handlers may free connections: re-poll */
+		}
+	}
+	logmsg(LOG_INFO, "stopping");
+	list_for_each_entry_safe(c, cn, &d.conns, list)
+		conn_free(c);
+	list_for_each_entry_safe(net, nn, &d.nets, list) {
+		list_del(&net->list);
+		ruleset_net_free(net);
+	}
+	close(d.lfd);
+	unlink(d.sock_path);
+	return 0;
+}

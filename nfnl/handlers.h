@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* handlers.h - private interface between nfnl/core.c and the object handlers. */
+#ifndef NFBPF_NFNL_HANDLERS_H
+#define NFBPF_NFNL_HANDLERS_H
+
+#include "nfnl.h"
+#include "trans.h"
+#include "ruleset_api.h"
+
+/**
+ * struct nfnl_ctx - one request being handled
+ * @cl: sender
+ * @net: its namespace
+ * @tx: the batch (NULL for GET requests)
+ * @nlh: the message
+ * @family: nfgen_family
+ * @ext: extended ack of this message
+ */
+struct nfnl_ctx {
+	struct client *cl;
+	struct net *net;
+	struct tx *tx;
+	const struct nlmsghdr *nlh;
+	uint8_t family;
+	struct extack *ext;
+};
+
+typedef int (*nfnl_handler_fn)(struct nfnl_ctx *ctx, const struct nlattr **cda);
+
+/**
+ * struct nfnl_cb - one message type of the nf_tables subsystem
+ * @call: handler (batch change, or single GET)
+ * @dump: NLM_F_DUMP handler for GET types (appends NLM_F_MULTI messages)
+ * @batch: true if only allowed inside a batch
+ * @attr_count: highest attribute
+ * @policy: attr_count + 1 entries
+ */
+struct nfnl_cb {
+	nfnl_handler_fn call;
+	nfnl_handler_fn dump;
+	bool batch;
+	int attr_count;
+	const struct attr_policy *policy;
+};
+
+static inline uint16_t nft_res_id(const struct net *net)
+{
+	return net->base_seq & 0xffff;
+}
+
+/* nfnl/table.c */
+extern const struct attr_policy nfnl_table_policy[];
+int nfnl_newtable(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_deltable(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_gettable(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_dumptables(struct nfnl_ctx *ctx, const struct nlattr **cda);
+void nfnl_table_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
+		     uint32_t seq, int event, uint16_t flags,
+		     const struct table *t);
+/** nfnl_table_get - find the table named by @attr for @ctx (ENOENT). */
+struct table *nfnl_table_get(struct nfnl_ctx *ctx, const struct nlattr *attr,
+			     uint8_t mask);
+
+/* nfnl/chain.c */
+extern const struct attr_policy nfnl_chain_policy[];
+int nfnl_newchain(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_delchain(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_getchain(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_dumpchains(struct nfnl_ctx *ctx, const struct nlattr **cda);
+void nfnl_chain_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
+		     uint32_t seq, int event, uint16_t flags,
+		     const struct chain *c);
+/** nfnl_chain_delete - add a DELCHAIN record (checks EBUSY as the kernel). */
+int nfnl_chain_delete(struct nfnl_ctx *ctx, struct chain *c);
+
+/* nfnl/rule.c */
+extern const struct attr_policy nfnl_rule_policy[];
+int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_delrule(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_getrule(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_dumprules(struct nfnl_ctx *ctx, const struct nlattr **cda);
+void nfnl_rule_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
+		    uint32_t seq, int event, uint16_t flags,
+		    const struct rule *r, const struct rule *prev);
+/** nfnl_rule_delete - add a DELRULE record for an active rule. */
+int nfnl_rule_delete(struct nfnl_ctx *ctx, struct rule *r);
+
+/* nfnl/unsupported.c: sets, objects, flowtables (refused for now) */
+int nfnl_unsupported_new(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_unsupported_del(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_unsupported_get(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_unsupported_dump(struct nfnl_ctx *ctx, const struct nlattr **cda);
+/** nfnl_set_delete - add a DELSET record. */
+int nfnl_set_delete(struct nfnl_ctx *ctx, struct set *s);
+
+/* nfnl/gen.c */
+int nfnl_getgen(struct nfnl_ctx *ctx, const struct nlattr **cda);
+void nfnl_gen_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
+		   uint32_t seq, int event, uint32_t pid, const char *comm);
+
+/* nfnl/core.c */
+/** nfnl_tx_add - transaction record for the current message; NULL on ENOMEM. */
+struct trans *nfnl_tx_add(struct nfnl_ctx *ctx, enum trans_op op);
+/**
+ * nfnl_dump_added - a dump message was appended at @off: start a new
+ * datagram before it if the current one would exceed a page
+ */
+void nfnl_dump_added(struct nfnl_ctx *ctx, size_t off);
+/** nfnl_family_match - does a dump filter family @want accept @family? */
+static inline bool nfnl_family_match(uint8_t want, uint8_t family)
+{
+	return want == 0 /* NFPROTO_UNSPEC */ || want == family;
+}
+
+#endif

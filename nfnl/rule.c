@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rule.c - NEW/GET/DEL/DESTROY RULE, as nf_tables_api.c answers them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+
+#include "handlers.h"
+#include "nfnl_compat.h"
+#include "nfnl_expr.h"
+#include "ruleset_expr.h"
+#include "dataplane.h"
+#include "expr/counter.h"
+#include "expr/immediate.h"
+
+#define RULE_MAXEXPRS	128	/* NFT_RULE_MAXEXPRS */
+#define JUMP_STACK_SIZE	16	/* NFT_JUMP_STACK_SIZE */
+
+const struct attr_policy nfnl_rule_policy[NFTA_RULE_MAX_K + 1] = {
+	[NFTA_RULE_TABLE] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_RULE_CHAIN] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_RULE_HANDLE] = { .kind = ATTR_U64 },
+	[NFTA_RULE_EXPRESSIONS] = { .kind = ATTR_NESTED },
+	[NFTA_RULE_COMPAT] = { .kind = ATTR_NESTED },
+	[NFTA_RULE_POSITION] = { .kind = ATTR_U64 },
+	[NFTA_RULE_USERDATA] = { .kind = ATTR_BINARY, .len = USERDATA_MAXLEN },
+	[NFTA_RULE_ID] = { .kind = ATTR_U32 },
+	[NFTA_RULE_POSITION_ID] = { .kind = ATTR_U32 },
+	[NFTA_RULE_CHAIN_ID_K] = { .kind = ATTR_U32 },
+};
+
+static const struct attr_policy expr_policy[NFTA_EXPR_MAX + 1] = {
+	[NFTA_EXPR_NAME] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_EXPR_DATA] = { .kind = ATTR_NESTED },
+};
+
+/* expression types the kernel has that nfbpfd does not model yet */
+static const char *const kernel_exprs[] = {
+	"ct", "log", "limit", "reject", "nat", "masq", "redir", "exthdr",
+	"dynset", "objref", "quota", "fib", "socket", "rt", "notrack",
+	"queue", "dup", "fwd", "tproxy", "synproxy", "hash", "numgen", "osf",
+	"xfrm", "tunnel", "connlimit", "last", "flow_offload", "inner",
+	"match", "target", "cmp", "lookup", "meta", "counter", NULL,
+};
+
+static const struct nfnl_expr_ops *expr_type_find(const struct nlattr *name)
+{
+	int i;
+
+	for (i = 0; i < __EXPR_MAX; i++) {
+		if (!nfnl_attr_strcmp(name, nfnl_expr_ops[i]->name))
+			return nfnl_expr_ops[i];
+	}
+	return NULL;
+}
+
+static bool kernel_knows(const struct nlattr *name)
+{
+	int i;
+
+	for (i = 0; kernel_exprs[i]; i++) {
+		if (!nfnl_attr_strcmp(name, kernel_exprs[i]))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * struct expr_info - one parsed NFTA_LIST_ELEM before the rule exists
+ * @attr: the list element (for the extended ack)
+ * @ops: its type
+ * @tb: its NFTA_EXPR_DATA attributes
+ */
+struct expr_info {
+	const struct nlattr *attr;
+	const struct nfnl_expr_ops *ops;
+	const struct nlattr *tb[32];
+};
+
+static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
+			  struct expr_info *info)
+{
+	const struct nlattr *tb[NFTA_EXPR_MAX + 1];
+	const struct nfnl_expr_ops *ops;
+	char msg[96];
+	int err;
+
+	err = nfnl_attr_parse_nested(elem, NFTA_EXPR_MAX, expr_policy, tb, NULL);
+	if (err)
+		return err;
+	if (!tb[NFTA_EXPR_NAME])
+		return -EINVAL;	/* nft_expr_type_get(NULL) */
+	ops = expr_type_find(tb[NFTA_EXPR_NAME]);
+	if (!ops) {
+		if (!kernel_knows(tb[NFTA_EXPR_NAME]))
+			return -ENOENT;
+		snprintf(msg, sizeof(msg),
+			 "nfbpfd: expression '%.*s' is not supported yet",
+			 (int)(tb[NFTA_EXPR_NAME]->nla_len - NLA_HDRLEN),
+			 (const char *)tb[NFTA_EXPR_NAME] + NLA_HDRLEN);
+		extack_copy(ctx->ext, msg, NULL);
+		return -EOPNOTSUPP;
+	}
+	if (tb[NFTA_EXPR_DATA]) {
+		err = nfnl_attr_parse_nested(tb[NFTA_EXPR_DATA], ops->maxattr,
+					     ops->policy, info->tb, NULL);
+		if (err)
+			return err;
+	} else {
+		memset(info->tb, 0, sizeof(info->tb[0]) * (ops->maxattr + 1));
+	}
+	info->ops = ops;
+	info->attr = elem;
+	return 0;
+}
+
+/* reaches - DFS over jumps of the next generation: can @from reach @to? */
+static bool reaches(const struct chain *from, const struct chain *to,
+		    uint8_t mask, unsigned int depth)
+{
+	const struct rule *r;
+	const struct expr *e;
+
+	if (from == to)
+		return true;
+	if (depth > JUMP_STACK_SIZE)
+		return false;
+	list_for_each_entry(r, &from->rules, list) {
+		if (!active(r->genmask, mask))
+			continue;
+		rule_for_each_expr(e, r) {
+			const struct expr_immediate *im;
+
+			if (e->type != EXPR_IMMEDIATE)
+				continue;
+			im = expr_priv(e);
+			if (im->dreg == REG_VERDICT && im->verdict.chain &&
+			    reaches(im->verdict.chain, to, mask, depth + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* check_loops - a jump/goto in @r must not make a cycle (-ELOOP) */
+static int check_loops(struct nfnl_ctx *ctx, const struct rule *r)
+{
+	uint8_t mask = genmask_next(ctx->net);
+	const struct expr *e;
+
+	rule_for_each_expr(e, r) {
+		const struct expr_immediate *im;
+
+		if (e->type != EXPR_IMMEDIATE)
+			continue;
+		im = expr_priv(e);
+		if (im->dreg == REG_VERDICT && im->verdict.chain &&
+		    reaches(im->verdict.chain, r->chain, mask, 0))
+			return -ELOOP;
+	}
+	return 0;
+}
+
+static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
+			    struct chain *c, const struct nlattr *list,
+			    struct rule **out)
+{
+	struct nfnl_expr_ctx ectx = {
+		.net = ctx->net, .table = t, .chain = c, .family = ctx->family,
+		.tx = ctx->tx, .ext = ctx->ext,
+	};
+	struct expr_info *info = NULL;
+	const struct nlattr *a;
+	uint32_t n = 0, size = 0, i;
+	struct rule *r;
+	struct expr *e;
+	size_t left;
+	int err;
+
+	if (list) {
+		info = calloc(RULE_MAXEXPRS, sizeof(*info));
+		if (!info)
+			return -ENOMEM;
+		a = (const void *)((const char *)list + NLA_HDRLEN);
+		left = list->nla_len - NLA_HDRLEN;
+		while (left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+		       (size_t)a->nla_len <= left) {
+			err = -EINVAL;
+			if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM ||
+			    n == RULE_MAXEXPRS)
+				goto out_free_info;
+			err = expr_parse_one(ctx, a, &info[n]);
+			if (err) {
+				ctx->ext->bad_attr = a;
+				goto out_free_info;
+			}
+			size += EXPR_SIZE(ruleset_expr_ops[info[n].ops->type]->size);
+			n++;
+			if ((size_t)NLA_ALIGN(a->nla_len) >= left)
+				break;
+			left -= NLA_ALIGN(a->nla_len);
+			a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
+		}
+	}
+	r = ruleset_rule_alloc(c, size);
+	if (!r) {
+		err = -ENOMEM;
+		goto out_free_info;
+	}
+	e = r->exprs;
+	for (i = 0; i < n; i++) {
+		e->type = info[i].ops->type;
+		e->size = EXPR_SIZE(ruleset_expr_ops[e->type]->size);
+		err = info[i].ops->parse(&ectx, expr_priv(e), info[i].tb);
+		if (err) {
+			ctx->ext->bad_attr = info[i].attr;
+			r->dlen = (char *)e - (char *)r->exprs;
+			goto out_free_rule;
+		}
+		r->dlen += e->size;
+		r->nexprs++;
+		e = expr_next(e);
+	}
+	free(info);
+	*out = r;
+	return 0;
+
+out_free_rule:
+	ruleset_rule_free(r);
+out_free_info:
+	free(info);
+	return err;
+}
+
+int nfnl_rule_delete(struct nfnl_ctx *ctx, struct rule *r)
+{
+	struct trans *tr;
+
+	if (!active(r->genmask, genmask_next(ctx->net)))
+		return -ENOENT;
+	tr = nfnl_tx_add(ctx, TRANS_DELRULE);
+	if (!tr)
+		return -ENOMEM;
+	tr->family = r->chain->table->family;
+	tr->table = r->chain->table;
+	tr->chain = r->chain;
+	tr->rule = r;
+	r->genmask |= genmask_next(ctx->net);
+	ruleset_rule_deactivate(r);
+	r->chain->use--;
+	r->chain->nrules--;
+	return 0;
+}
+
+static struct chain *rule_chain(struct nfnl_ctx *ctx, struct table *t,
+				const struct nlattr **cda, uint8_t mask, int *err)
+{
+	struct chain *c = NULL;
+
+	if (cda[NFTA_RULE_CHAIN]) {
+		char name[NAME_MAXLEN];
+
+		nfnl_attr_strlcpy(name, cda[NFTA_RULE_CHAIN], sizeof(name));
+		c = ruleset_chain_lookup(t, name, mask);
+		if (!c)
+			extack_set(ctx->ext, NULL, cda[NFTA_RULE_CHAIN]);
+	} else if (cda[NFTA_RULE_CHAIN_ID_K] && ctx->tx) {
+		c = ruleset_tx_find_chain_id(ctx->tx, t,
+					     nfnl_attr_be32(cda[NFTA_RULE_CHAIN_ID_K]));
+		if (!c)
+			extack_set(ctx->ext, NULL, cda[NFTA_RULE_CHAIN_ID_K]);
+	} else {
+		*err = -EINVAL;
+		return NULL;
+	}
+	*err = c ? 0 : -ENOENT;
+	return c;
+}
+
+int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	uint16_t flags = ctx->nlh->nlmsg_flags;
+	uint8_t mask = genmask_next(ctx->net);
+	struct rule *r, *old = NULL;
+	struct dp_error dperr = { 0 };
+	struct trans *tr;
+	struct table *t;
+	struct chain *c;
+	uint64_t handle;
+	int err;
+
+	t = nfnl_table_get(ctx, cda[NFTA_RULE_TABLE], mask);
+	if (!t) {
+		extack_set(ctx->ext, NULL, cda[NFTA_RULE_TABLE]);
+		return cda[NFTA_RULE_TABLE] ? -ENOENT : -EINVAL;
+	}
+	c = rule_chain(ctx, t, cda, mask, &err);
+	if (!c)
+		return err;
+
+	if (cda[NFTA_RULE_HANDLE]) {
+		handle = nfnl_attr_be64(cda[NFTA_RULE_HANDLE]);
+		old = ruleset_rule_lookup_handle(c, handle, mask);
+		if (!old) {
+			extack_set(ctx->ext, NULL, cda[NFTA_RULE_HANDLE]);
+			return -ENOENT;
+		}
+		if (flags & NLM_F_EXCL) {
+			extack_set(ctx->ext, NULL, cda[NFTA_RULE_HANDLE]);
+			return -EEXIST;
+		}
+		if (!(flags & NLM_F_REPLACE))
+			return -EOPNOTSUPP;
+	} else {
+		if (!(flags & NLM_F_CREATE) || (flags & NLM_F_REPLACE))
+			return -EINVAL;
+		handle = ++t->hgenerator;
+		if (cda[NFTA_RULE_POSITION]) {
+			old = ruleset_rule_lookup_handle(c,
+					nfnl_attr_be64(cda[NFTA_RULE_POSITION]), mask);
+			if (!old) {
+				extack_set(ctx->ext, NULL, cda[NFTA_RULE_POSITION]);
+				return -ENOENT;
+			}
+		} else if (cda[NFTA_RULE_POSITION_ID]) {
+			old = ruleset_tx_find_rule_id(ctx->tx, c,
+					nfnl_attr_be32(cda[NFTA_RULE_POSITION_ID]));
+			if (!old || !active(old->genmask, mask)) {
+				extack_set(ctx->ext, NULL, cda[NFTA_RULE_POSITION_ID]);
+				return -ENOENT;
+			}
+		}
+	}
+
+	err = rule_parse_exprs(ctx, t, c, cda[NFTA_RULE_EXPRESSIONS], &r);
+	if (err)
+		return err;
+	if (r->dlen >= (1u << 12) * 2) {	/* nft_rule dlen field overflow */
+		err = -EFBIG;
+		goto out_free_rule;
+	}
+	r->handle = handle;
+	if (cda[NFTA_RULE_USERDATA]) {
+		err = nfnl_attr_udata(cda[NFTA_RULE_USERDATA], &r->udata);
+		if (err)
+			goto out_free_rule;
+	}
+	err = check_loops(ctx, r);
+	if (err)
+		goto out_free_rule;
+	err = dataplane_rule_check(c, r, &dperr);
+	if (err) {
+		extack_copy(ctx->ext, dperr.msg, NULL);
+		goto out_free_rule;
+	}
+
+	if (flags & NLM_F_REPLACE) {
+		err = nfnl_rule_delete(ctx, old);
+		if (err)
+			goto out_free_rule;
+	}
+	tr = nfnl_tx_add(ctx, TRANS_NEWRULE);
+	if (!tr) {
+		err = -ENOMEM;
+		goto out_free_rule;
+	}
+	tr->table = t;
+	tr->chain = c;
+	tr->rule = r;
+	if (cda[NFTA_RULE_ID])
+		tr->id = nfnl_attr_be32(cda[NFTA_RULE_ID]);
+	r->genmask = genmask_cur(ctx->net);
+	ruleset_rule_activate(r);
+	c->use++;
+	c->nrules++;
+	if (flags & NLM_F_REPLACE)
+		list_add_tail(&r->list, &old->list);
+	else if (flags & NLM_F_APPEND)
+		old ? list_add(&r->list, &old->list) : list_add_tail(&r->list, &c->rules);
+	else
+		old ? list_add_tail(&r->list, &old->list) : list_add(&r->list, &c->rules);
+	return 0;
+
+out_free_rule:
+	ruleset_rule_free(r);
+	return err;
+}
+
+static int delrule_by_chain(struct nfnl_ctx *ctx, struct chain *c)
+{
+	uint8_t mask = genmask_next(ctx->net);
+	struct rule *r;
+	int err;
+
+	list_for_each_entry(r, &c->rules, list) {
+		if (!active(r->genmask, mask))
+			continue;
+		err = nfnl_rule_delete(ctx, r);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int nfnl_delrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	bool destroy = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYRULE;
+	uint8_t mask = genmask_next(ctx->net);
+	struct chain *c = NULL;
+	struct table *t;
+	struct rule *r;
+	int err;
+
+	t = nfnl_table_get(ctx, cda[NFTA_RULE_TABLE], mask);
+	if (!t) {
+		extack_set(ctx->ext, NULL, cda[NFTA_RULE_TABLE]);
+		return cda[NFTA_RULE_TABLE] ? -ENOENT : -EINVAL;
+	}
+	if (cda[NFTA_RULE_CHAIN]) {
+		c = rule_chain(ctx, t, cda, mask, &err);
+		if (!c)
+			return (err == -ENOENT && destroy) ? 0 : err;
+	}
+	if (!c) {
+		list_for_each_entry(c, &t->chains, list) {
+			if (!active(c->genmask, mask))
+				continue;
+			err = delrule_by_chain(ctx, c);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	if (cda[NFTA_RULE_HANDLE]) {
+		r = ruleset_rule_lookup_handle(c, nfnl_attr_be64(cda[NFTA_RULE_HANDLE]),
+					       mask);
+		if (!r) {
+			if (destroy)
+				return 0;
+			extack_set(ctx->ext, NULL, cda[NFTA_RULE_HANDLE]);
+			return -ENOENT;
+		}
+		return nfnl_rule_delete(ctx, r);
+	}
+	if (cda[NFTA_RULE_ID]) {
+		r = ruleset_tx_find_rule_id(ctx->tx, c, nfnl_attr_be32(cda[NFTA_RULE_ID]));
+		if (!r) {
+			extack_set(ctx->ext, NULL, cda[NFTA_RULE_ID]);
+			return -ENOENT;
+		}
+		return nfnl_rule_delete(ctx, r);
+	}
+	return delrule_by_chain(ctx, c);
+}
+
+static void expr_dump(struct nfnl_buf *b, struct net *net, const struct expr *e)
+{
+	const struct nfnl_expr_ops *ops = nfnl_expr_ops[e->type];
+	size_t elem = nfnl_nest_start(b, NFTA_LIST_ELEM), data;
+
+	nfnl_put_str(b, NFTA_EXPR_NAME, ops->name);
+	data = nfnl_nest_start(b, NFTA_EXPR_DATA);
+	if (e->type == EXPR_COUNTER) {
+		struct expr_counter live = *(const struct expr_counter *)expr_priv(e);
+		uint64_t p = 0, by = 0;
+
+		if (live.slot && !dataplane_counter_read(net, live.slot, &p, &by)) {
+			live.packets = p;
+			live.bytes = by;
+		}
+		ops->dump(b, &live);
+	} else {
+		ops->dump(b, expr_priv(e));
+	}
+	nfnl_nest_end(b, data);
+	nfnl_nest_end(b, elem);
+}
+
+void nfnl_rule_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
+		    uint32_t seq, int event, uint16_t flags,
+		    const struct rule *r, const struct rule *prev)
+{
+	const struct chain *c = r->chain;
+	size_t off = nfnl_msg_start(b, (NFNL_SUBSYS_NFTABLES << 8) | event,
+				    flags, seq, portid, c->table->family,
+				    nft_res_id(net));
+	const struct expr *e;
+	size_t list;
+
+	nfnl_put_str(b, NFTA_RULE_TABLE, c->table->name);
+	nfnl_put_str(b, NFTA_RULE_CHAIN, c->name);
+	nfnl_put_be64(b, NFTA_RULE_HANDLE, r->handle);
+	if (event != NFT_MSG_DELRULE && prev)
+		nfnl_put_be64(b, NFTA_RULE_POSITION, prev->handle);
+	list = nfnl_nest_start(b, NFTA_RULE_EXPRESSIONS);
+	rule_for_each_expr(e, r)
+		expr_dump(b, net, e);
+	nfnl_nest_end(b, list);
+	nfnl_put_udata(b, NFTA_RULE_USERDATA, &r->udata);
+	nfnl_msg_end(b, off);
+}
+
+int nfnl_getrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	uint8_t mask = genmask_cur(ctx->net);
+	struct table *t;
+	struct chain *c;
+	struct rule *r;
+	int err;
+
+	t = nfnl_table_get(ctx, cda[NFTA_RULE_TABLE], mask);
+	if (!t) {
+		extack_set(ctx->ext, NULL, cda[NFTA_RULE_TABLE]);
+		return cda[NFTA_RULE_TABLE] ? -ENOENT : -EINVAL;
+	}
+	c = rule_chain(ctx, t, cda, mask, &err);
+	if (!c)
+		return err;
+	if (!cda[NFTA_RULE_HANDLE])
+		return -EINVAL;
+	r = ruleset_rule_lookup_handle(c, nfnl_attr_be64(cda[NFTA_RULE_HANDLE]), mask);
+	if (!r) {
+		extack_set(ctx->ext, NULL, cda[NFTA_RULE_HANDLE]);
+		return -ENOENT;
+	}
+	nfnl_rule_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
+		       ctx->nlh->nlmsg_seq, NFT_MSG_NEWRULE, 0, r, NULL);
+	nfnl_out_cut(&ctx->cl->out);
+	return ctx->cl->out.buf.err;
+}
+
+int nfnl_dumprules(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	uint8_t mask = genmask_cur(ctx->net);
+	struct table *t;
+	struct chain *c;
+
+	list_for_each_entry(t, &ctx->net->tables, list) {
+		if (!nfnl_family_match(ctx->family, t->family))
+			continue;
+		if (cda[NFTA_RULE_TABLE] && nfnl_attr_strcmp(cda[NFTA_RULE_TABLE], t->name))
+			continue;
+		list_for_each_entry(c, &t->chains, list) {
+			const struct rule *r, *prev = NULL;
+
+			if (cda[NFTA_RULE_CHAIN] &&
+			    nfnl_attr_strcmp(cda[NFTA_RULE_CHAIN], c->name))
+				continue;
+			list_for_each_entry(r, &c->rules, list) {
+				size_t off = ctx->cl->out.buf.len;
+
+				if (!active(r->genmask, mask))
+					continue;
+				nfnl_rule_fill(&ctx->cl->out.buf, ctx->net,
+					       ctx->cl->portid, ctx->nlh->nlmsg_seq,
+					       NFT_MSG_NEWRULE,
+					       NLM_F_MULTI | NLM_F_APPEND, r, prev);
+				nfnl_dump_added(ctx, off);
+				prev = r;
+			}
+		}
+	}
+	return 0;
+}

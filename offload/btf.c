@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * btf.c - kfunc ids and struct member offsets from vmlinux BTF; BTF
+ * func_info for the programs we load.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "offload/bpf_compat.h"
+#include "offload/offload.h"
+
+static struct btf *vmlinux;
+
+static int vmlinux_get(void)
+{
+	if (vmlinux)
+		return 0;
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		vmlinux = NULL;
+		return -errno ? -errno : -ENOENT;
+	}
+	return 0;
+}
+
+/* bit offset of member @name of struct/union @t, searching anonymous members */
+static int member_bits(const struct btf_type *t, const char *name,
+		       uint32_t *bits, uint32_t *bitsize)
+{
+	const struct btf_member *m = btf_members(t);
+	uint16_t i, n = btf_vlen(t);
+
+	for (i = 0; i < n; i++, m++) {
+		const char *mn = btf__name_by_offset(vmlinux, m->name_off);
+		uint32_t off = btf_member_bit_offset(t, i);
+
+		if (mn && !strcmp(mn, name)) {
+			*bits = off;
+			*bitsize = btf_member_bitfield_size(t, i);
+			return 0;
+		}
+		if (!mn || !*mn) {
+			const struct btf_type *mt = btf__type_by_id(vmlinux, m->type);
+
+			while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
+				mt = btf__type_by_id(vmlinux, mt->type);
+			if (mt && (btf_is_struct(mt) || btf_is_union(mt)) &&
+			    !member_bits(mt, name, bits, bitsize)) {
+				*bits += off;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+static int member_off(const char *sname, const char *mname, int16_t *off)
+{
+	uint32_t bits, bitsize;
+	int id = btf__find_by_name_kind(vmlinux, sname, BTF_KIND_STRUCT);
+
+	if (id < 0)
+		return -ENOENT;
+	if (member_bits(btf__type_by_id(vmlinux, id), mname, &bits, &bitsize))
+		return -ENOENT;
+	*off = (int16_t)(bits / 8);
+	return 0;
+}
+
+int offload_btf_env(struct codegen_env *env)
+{
+	static const struct {
+		const char *s, *m;
+		size_t at;
+	} offs[] = {
+#define O(s, m, f) { s, m, offsetof(struct codegen_env, off.f) }
+		O("bpf_nf_ctx", "state", ctx_state),
+		O("bpf_nf_ctx", "skb", ctx_skb),
+		O("nf_hook_state", "hook", st_hook),
+		O("nf_hook_state", "pf", st_pf),
+		O("nf_hook_state", "in", st_in),
+		O("nf_hook_state", "out", st_out),
+		O("sk_buff", "len", skb_len),
+		O("sk_buff", "protocol", skb_protocol),
+		O("sk_buff", "mark", skb_mark),
+		O("sk_buff", "priority", skb_priority),
+		O("sk_buff", "head", skb_head),
+		O("sk_buff", "data", skb_data),
+		O("sk_buff", "mac_header", skb_mac_header),
+		O("sk_buff", "network_header", skb_network_header),
+		O("net_device", "ifindex", dev_ifindex),
+		O("net_device", "name", dev_name),
+		O("net_device", "type", dev_type),
+#undef O
+	};
+	uint32_t bits, bitsize;
+	size_t i;
+	int id, err;
+
+	err = vmlinux_get();
+	if (err)
+		return err;
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		if (member_off(offs[i].s, offs[i].m,
+			       (int16_t *)((char *)env + offs[i].at)))
+			return -ENOENT;
+	id = btf__find_by_name_kind(vmlinux, "sk_buff", BTF_KIND_STRUCT);
+	if (id < 0 || member_bits(btf__type_by_id(vmlinux, id), "pkt_type",
+				  &bits, &bitsize) || !bitsize ||
+	    (bits % 8) + bitsize > 8)
+		return -ENOENT;
+	env->off.skb_pkt_type = (int16_t)(bits / 8);
+	env->off.pkt_type_shift = bits % 8;	/* little endian bit order */
+	env->off.pkt_type_mask = (1u << bitsize) - 1;
+
+	id = btf__find_by_name_kind(vmlinux, "bpf_dynptr_from_skb", BTF_KIND_FUNC);
+	if (id < 0)
+		return -ENOENT;
+	env->kf_dynptr_from_skb = id;
+	id = btf__find_by_name_kind(vmlinux, "bpf_dynptr_slice", BTF_KIND_FUNC);
+	if (id < 0)
+		return -ENOENT;
+	env->kf_dynptr_slice = id;
+	return 0;
+}
+
+/* a struct @name of @size bytes (one u8 array member) */
+static int add_blob(struct btf *btf, const char *name, uint32_t size,
+		    int u8_id, int idx_id)
+{
+	int arr = btf__add_array(btf, idx_id, u8_id, size);
+	int id = btf__add_struct(btf, name, size);
+
+	if (arr < 0 || id < 0 || btf__add_field(btf, "b", arr, 0, 0))
+		return -ENOMEM;
+	return id;
+}
+
+/*
+ * BTF for @p's functions: static ones "int f(void *a, void *b)"; global
+ * shape functions "int f(struct bpf_nf_ctx *ctx, struct nfbpf_state *st,
+ * struct nfbpf_entry *e)": the kernel verifies those once each, with ctx
+ * as the program context and st, e as memory of those sizes.
+ */
+static int funcs_btf(const struct codegen_prog *p, struct btf **out,
+		     struct bpf_func_info **fi)
+{
+	struct btf *btf = btf__new_empty();
+	int int_id, u8_id, ptr_id, proto, gproto, nfctx, st, ent, id;
+	char name[32];
+	uint32_t i;
+
+	if (!btf)
+		return -ENOMEM;
+	*fi = calloc(p->nfuncs ? p->nfuncs : 1, sizeof(**fi));
+	if (!*fi)
+		goto out_free_btf;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	u8_id = btf__add_int(btf, "unsigned char", 1, 0);
+	ptr_id = btf__add_ptr(btf, 0);
+	if (int_id < 0 || u8_id < 0 || ptr_id < 0)
+		goto out_free_fi;
+	proto = btf__add_func_proto(btf, int_id);
+	if (proto < 0 || btf__add_func_param(btf, "a", ptr_id) ||
+	    btf__add_func_param(btf, "b", ptr_id))
+		goto out_free_fi;
+	nfctx = btf__add_struct(btf, "bpf_nf_ctx", 16);
+	if (nfctx < 0 || btf__add_field(btf, "state", ptr_id, 0, 0) ||
+	    btf__add_field(btf, "skb", ptr_id, 64, 0))
+		goto out_free_fi;
+	st = add_blob(btf, "nfbpf_state", sizeof(struct codegen_state), u8_id, int_id);
+	ent = add_blob(btf, "nfbpf_entry", sizeof(struct codegen_entry), u8_id, int_id);
+	if (st < 0 || ent < 0)
+		goto out_free_fi;
+	nfctx = btf__add_ptr(btf, nfctx);
+	st = btf__add_ptr(btf, st);
+	ent = btf__add_ptr(btf, ent);
+	gproto = btf__add_func_proto(btf, int_id);
+	if (nfctx < 0 || st < 0 || ent < 0 || gproto < 0 ||
+	    btf__add_func_param(btf, "ctx", nfctx) ||
+	    btf__add_func_param(btf, "st", st) ||
+	    btf__add_func_param(btf, "e", ent))
+		goto out_free_fi;
+	for (i = 0; i < p->nfuncs; i++) {
+		if (i == 0)
+			snprintf(name, sizeof(name), "nfbpf_main");
+		else
+			snprintf(name, sizeof(name), "nfbpf_f%u", i);
+		if (p->func_global[i])
+			id = btf__add_func(btf, name, BTF_FUNC_GLOBAL, gproto);
+		else
+			id = btf__add_func(btf, name, BTF_FUNC_STATIC, proto);
+		if (id < 0)
+			goto out_free_fi;
+		(*fi)[i].insn_off = p->funcs[i];
+		(*fi)[i].type_id = id;
+	}
+	*out = btf;
+	return 0;
+
+out_free_fi:
+	free(*fi);
+	*fi = NULL;
+out_free_btf:
+	btf__free(btf);
+	return -ENOMEM;
+}
+
+int offload_prog_load(const struct codegen_prog *p, const char *name,
+		      char *log, size_t log_size)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	struct bpf_func_info *fi = NULL;
+	struct btf *btf = NULL;
+	int fd, err;
+
+	if (p->err)
+		return p->err;
+	err = funcs_btf(p, &btf, &fi);
+	if (err)
+		return err;
+	err = btf__load_into_kernel(btf);
+	if (err) {
+		fd = -errno;
+		goto out;
+	}
+	opts.expected_attach_type = (enum bpf_attach_type)COMPAT_ATTACH_NETFILTER;
+	opts.prog_btf_fd = btf__fd(btf);
+	opts.func_info = fi;
+	opts.func_info_cnt = p->nfuncs;
+	opts.func_info_rec_size = sizeof(*fi);
+	if (log && log_size) {
+		log[0] = 0;
+		opts.log_buf = log;
+		opts.log_size = log_size;
+		opts.log_level = 1;
+	}
+	fd = bpf_prog_load((enum bpf_prog_type)COMPAT_PROG_TYPE_NETFILTER, name,
+			   "GPL", p->insns, p->len, &opts);
+	if (fd < 0)
+		fd = -errno;
+out:
+	btf__free(btf);	/* the program holds its own reference */
+	free(fi);
+	return fd;
+}

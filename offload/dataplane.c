@@ -1,0 +1,1179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dataplane.c - include/dataplane.h on BPF: rule map entries, shapes,
+ * walker programs, netfilter links, generations.
+ *
+ * Per namespace: one rule map (struct codegen_entry per rule and per chain
+ * head, written through a shared mapping), one per-CPU counter map, one
+ * generation word, one prog array. Per hook point (pf, hook, priority):
+ * one permanent trampoline program + netfilter link (never updated: the
+ * kernel refuses; a second link there is EBUSY), tail-calling the walker
+ * of the base chains registered there in its prog array slot.
+ *
+ * The rule map mirrors nf_tables: every rule of either generation has an
+ * entry carrying the rule's genmask, linked in chain order. prepare writes
+ * new entries first, then relinks and updates genmasks (never changing
+ * what the live generation sees); publish swaps walker programs (only if a
+ * new shape or base chain needed one) and flips the generation word.
+ * Entry indices and counter slots freed by a prepare are reused only after
+ * the next publish, so no packet still walking can meet a recycled entry.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "dataplane.h"
+#include "codegen/codegen.h"
+#include "offload/bpf_compat.h"
+#include "offload/offload.h"
+#include "expr/counter.h"
+
+#define DP_ENTRIES	65536	/* rule map slots (chain heads + rules) */
+#define DP_COUNTERS	65536	/* counter slots */
+#define DP_BASES	256	/* prog array slots (hook points) */
+#define DP_HASH		4096
+
+#define NFPROTO_INET	1
+#define NFPROTO_IPV4	2
+#define NFPROTO_IPV6	10
+#define NF_INET_NUMHOOKS 5
+#define NF_INET_LOCAL_OUT 3
+#define TABLE_F_DORMANT	0x1
+
+enum rec_kind { REC_HEAD, REC_RULE };
+
+/**
+ * struct dp_rec - a rule map entry owned by a chain head or a rule
+ * @hnext: hash chain
+ * @kind: enum rec_kind
+ * @table: table handle
+ * @handle: chain or rule handle
+ * @idx: entry index
+ * @shadow: what the map holds
+ * @want: what this prepare wants it to hold
+ * @slots: counter slots owned (rules), owned array
+ * @nslots: count
+ * @seq: creation order (orders base chains at a shared hook point)
+ * @seen: met in the current prepare
+ * @fresh: created by the current prepare
+ */
+struct dp_rec {
+	struct dp_rec *hnext;
+	uint8_t kind;
+	uint64_t table;
+	uint64_t handle;
+	uint32_t idx;
+	struct codegen_entry shadow;
+	struct codegen_entry want;
+	uint32_t *slots;
+	uint32_t nslots;
+	uint64_t seq;
+	bool seen;
+	bool fresh;
+};
+
+#define HOOK_CHAINS_MAX	64	/* base chains sharing one (pf, hook, priority) */
+
+/**
+ * struct dp_hook - a hook point (pf, hook, priority) with its netfilter link
+ * @list: in dp->hooks
+ * @pf: NFPROTO_IPV4 / NFPROTO_IPV6
+ * @hooknum: NF_INET_*
+ * @priority: hook priority
+ * @slot: prog array slot the trampoline tail-calls
+ * @tramp_fd: permanent trampoline program (the link's program)
+ * @link_fd: the netfilter link (never updated: the kernel refuses)
+ * @walker_fd: live walker (-1 none)
+ * @pending_fd: walker prepared for the next generation (-1 none)
+ * @heads: head entries the live walker runs, in order
+ * @nheads: count
+ * @nshapes: shapes the live walker knows (ids 1..nshapes)
+ * @want: head entries of the next generation, with their order keys
+ * @nwant: count
+ * @seen: used by the next generation
+ * @fresh: created by the current prepare
+ *
+ * The kernel refuses a second link at the same (pf, hook, priority)
+ * (EBUSY), so base chains that share one are run by one walker, in the
+ * order they were registered (netfilter runs equal priorities so).
+ */
+struct dp_hook {
+	struct list_head list;
+	uint32_t pf;
+	uint32_t hooknum;
+	int32_t priority;
+	uint32_t slot;
+	int tramp_fd;
+	int link_fd;
+	int walker_fd;
+	int pending_fd;
+	uint32_t heads[HOOK_CHAINS_MAX];
+	uint32_t nheads;
+	uint32_t nshapes;
+	struct {
+		uint32_t head;
+		uint64_t seq;
+	} want[HOOK_CHAINS_MAX];
+	uint32_t nwant;
+	bool seen;
+	bool fresh;
+};
+
+/* index allocator with a cooling list (reuse only after a publish) */
+struct dp_alloc {
+	uint32_t max;		/* exclusive */
+	uint32_t next;		/* never used yet from here */
+	uint32_t *free, nfree;
+	uint32_t *cool, ncool;
+	uint8_t *used;
+};
+
+struct dp_cnt {
+	uint64_t packets;
+	uint64_t bytes;
+};
+
+/**
+ * struct dataplane - the BPF side of one namespace (net->dataplane)
+ */
+struct dataplane {
+	struct codegen_env env;
+	struct codegen_entry *rules_mem;	/* mmap of the rule map */
+	size_t rules_len;
+	struct dp_alloc entries;
+	struct dp_alloc counters;
+	struct dp_cnt *cnt_init;
+	bool slot_used[DP_BASES];
+	struct codegen_shape **shapes;
+	uint32_t nshapes, capshapes;
+	struct dp_rec *hash[DP_HASH];
+	struct list_head hooks;
+	uint64_t seq;
+	struct dp_stats stats;
+	uint32_t gen_next;
+	bool prepared;
+	int err;		/* sticky error of the current prepare */
+	int ncpus;
+};
+
+static char verifier_log[1 << 20];
+
+/* ---- index allocator ---- */
+
+static int alloc_init(struct dp_alloc *a, uint32_t max)
+{
+	memset(a, 0, sizeof(*a));
+	a->max = max;
+	a->next = 1;	/* 0 is "none" */
+	a->free = calloc(max, sizeof(uint32_t));
+	a->cool = calloc(max, sizeof(uint32_t));
+	a->used = calloc(max, 1);
+	if (!a->free || !a->cool || !a->used)
+		return -ENOMEM;
+	return 0;
+}
+
+static void alloc_fini(struct dp_alloc *a)
+{
+	free(a->free);
+	free(a->cool);
+	free(a->used);
+}
+
+static uint32_t alloc_get(struct dp_alloc *a)
+{
+	uint32_t i;
+
+	if (a->nfree)
+		i = a->free[--a->nfree];
+	else if (a->next < a->max)
+		i = a->next++;
+	else
+		return 0;
+	a->used[i] = 1;
+	return i;
+}
+
+/* claim a specific index if it is untouched; 0 if not possible */
+static uint32_t alloc_claim(struct dp_alloc *a, uint32_t i)
+{
+	uint32_t k;
+
+	if (!i || i >= a->max || a->used[i])
+		return 0;
+	if (i >= a->next) {
+		for (k = a->next; k < i; k++)
+			a->free[a->nfree++] = k;
+		a->next = i + 1;
+	} else {
+		for (k = 0; k < a->nfree && a->free[k] != i; k++)
+			;
+		if (k == a->nfree)
+			return 0;	/* cooling */
+		a->free[k] = a->free[--a->nfree];
+	}
+	a->used[i] = 1;
+	return i;
+}
+
+static void alloc_put(struct dp_alloc *a, uint32_t i)
+{
+	if (!i || !a->used[i])
+		return;
+	a->used[i] = 0;
+	a->cool[a->ncool++] = i;
+}
+
+static void alloc_publish(struct dp_alloc *a)
+{
+	while (a->ncool)
+		a->free[a->nfree++] = a->cool[--a->ncool];
+}
+
+/* ---- records ---- */
+
+static uint32_t rec_hash(uint8_t kind, uint64_t table, uint64_t handle)
+{
+	uint64_t h = (table * 0x9e3779b97f4a7c15ull) ^ (handle * 0xc2b2ae3d27d4eb4full) ^ kind;
+
+	return (uint32_t)(h ^ (h >> 29)) % DP_HASH;
+}
+
+static struct dp_rec *rec_find(struct dataplane *dp, uint8_t kind,
+			       uint64_t table, uint64_t handle)
+{
+	struct dp_rec *r;
+
+	for (r = dp->hash[rec_hash(kind, table, handle)]; r; r = r->hnext)
+		if (r->kind == kind && r->table == table && r->handle == handle)
+			return r;
+	return NULL;
+}
+
+static struct dp_rec *rec_new(struct dataplane *dp, uint8_t kind,
+			      uint64_t table, uint64_t handle)
+{
+	uint32_t h = rec_hash(kind, table, handle);
+	struct dp_rec *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->idx = alloc_get(&dp->entries);
+	if (!r->idx) {
+		free(r);
+		return NULL;
+	}
+	r->kind = kind;
+	r->table = table;
+	r->handle = handle;
+	r->fresh = true;
+	r->seq = ++dp->seq;
+	r->hnext = dp->hash[h];
+	dp->hash[h] = r;
+	return r;
+}
+
+static void rec_free(struct dataplane *dp, struct dp_rec *r)
+{
+	struct dp_rec **pp = &dp->hash[rec_hash(r->kind, r->table, r->handle)];
+	uint32_t i;
+
+	while (*pp != r)
+		pp = &(*pp)->hnext;
+	*pp = r->hnext;
+	alloc_put(&dp->entries, r->idx);
+	for (i = 0; i < r->nslots; i++)
+		alloc_put(&dp->counters, r->slots[i]);
+	free(r->slots);
+	free(r);
+}
+
+/* ---- setup ---- */
+
+static void hook_free(struct dataplane *dp, struct dp_hook *h);
+
+static void dp_free(struct dataplane *dp)
+{
+	struct dp_hook *h, *tmp;
+	uint32_t i;
+
+	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
+		hook_free(dp, h);
+	for (i = 0; i < DP_HASH; i++)
+		while (dp->hash[i])
+			rec_free(dp, dp->hash[i]);
+	for (i = 0; i < dp->nshapes; i++) {
+		free(dp->shapes[i]->key.b);
+		free(dp->shapes[i]->exprs);
+		free(dp->shapes[i]);
+	}
+	free(dp->shapes);
+	if (dp->rules_mem)
+		munmap(dp->rules_mem, dp->rules_len);
+	free(dp->cnt_init);
+	alloc_fini(&dp->entries);
+	alloc_fini(&dp->counters);
+	if (dp->env.rules_fd > 0)
+		close(dp->env.rules_fd);
+	if (dp->env.counters_fd > 0)
+		close(dp->env.counters_fd);
+	if (dp->env.gen_fd > 0)
+		close(dp->env.gen_fd);
+	if (dp->env.progs_fd > 0)
+		close(dp->env.progs_fd);
+	free(dp);
+}
+
+static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
+	struct dataplane *dp = net->dataplane;
+	int ret;
+
+	if (dp) {
+		*out = dp;
+		return 0;
+	}
+	dp = calloc(1, sizeof(*dp));
+	if (!dp)
+		return -ENOMEM;
+	list_init(&dp->hooks);
+	ret = libbpf_num_possible_cpus();
+	if (ret < 0)
+		goto out_free;
+	dp->ncpus = ret;
+	ret = -ENOMEM;
+	dp->cnt_init = calloc(DP_COUNTERS, sizeof(*dp->cnt_init));
+	if (!dp->cnt_init || alloc_init(&dp->entries, DP_ENTRIES) ||
+	    alloc_init(&dp->counters, DP_COUNTERS))
+		goto out_free;
+	ret = offload_btf_env(&dp->env);
+	if (ret) {
+		err->msg = "kernel BTF lacks what the nfbpf dataplane needs";
+		goto out_free;
+	}
+	/* the rule map is written through a shared mapping: a live entry's
+	 * successor and genmask change with single atomic stores, never
+	 * with a memcpy a walking packet could see half done */
+	dp->env.rules_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_rules", 4,
+					  sizeof(struct codegen_entry),
+					  DP_ENTRIES, &mmapable);
+	dp->env.counters_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY,
+					     "nfbpf_counters", 4,
+					     sizeof(struct codegen_counter),
+					     DP_COUNTERS, NULL);
+	dp->env.gen_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_gen", 4, 4,
+					1, NULL);
+	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_chains",
+					  4, 4, DP_BASES, NULL);
+	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
+	    dp->env.gen_fd < 0 || dp->env.progs_fd < 0) {
+		ret = -errno;
+		err->msg = "cannot create the nfbpf dataplane maps";
+		goto out_free;
+	}
+	dp->rules_len = (size_t)DP_ENTRIES * sizeof(struct codegen_entry);
+	dp->rules_mem = mmap(NULL, dp->rules_len, PROT_READ | PROT_WRITE,
+			     MAP_SHARED, dp->env.rules_fd, 0);
+	if (dp->rules_mem == MAP_FAILED) {
+		ret = -errno;
+		dp->rules_mem = NULL;
+		err->msg = "cannot map the nfbpf rule map";
+		goto out_free;
+	}
+	net->dataplane = dp;
+	*out = dp;
+	return 0;
+
+out_free:
+	dp_free(dp);
+	return ret;
+}
+
+/* ---- checks ---- */
+
+static const char *family_name(uint8_t f)
+{
+	switch (f) {
+	case NFPROTO_INET: return "inet";
+	case NFPROTO_IPV4: return "ip";
+	case NFPROTO_IPV6: return "ip6";
+	case 0: return "unspec";
+	case 3: return "arp";
+	case 5: return "netdev";
+	case 7: return "bridge";
+	}
+	return "?";
+}
+
+static bool family_ok(uint8_t f)
+{
+	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6;
+}
+
+int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
+			 struct dp_error *err)
+{
+	if (chain && chain->table && !family_ok(chain->table->family)) {
+		snprintf(err->buf, sizeof(err->buf),
+			 "family '%s' is not supported by the nfbpf dataplane yet",
+			 family_name(chain->table->family));
+		err->msg = err->buf;
+		return -EOPNOTSUPP;
+	}
+	return codegen_rule_check(rule, err);
+}
+
+int dataplane_chain_check(const struct table *table, const struct chain *chain,
+			  struct dp_error *err)
+{
+	const struct basechain *b = chain->base;
+
+	if (!family_ok(table->family)) {
+		snprintf(err->buf, sizeof(err->buf),
+			 "family '%s' is not supported by the nfbpf dataplane yet",
+			 family_name(table->family));
+		err->msg = err->buf;
+		return -EOPNOTSUPP;
+	}
+	if (!b)
+		return 0;
+	if (b->hooknum >= NF_INET_NUMHOOKS) {
+		snprintf(err->buf, sizeof(err->buf),
+			 "hook %u is not supported by the nfbpf dataplane yet",
+			 b->hooknum);
+		err->msg = err->buf;
+		return -EOPNOTSUPP;
+	}
+	if (strcmp(b->type, "filter") &&
+	    !(strcmp(b->type, "route") == 0 && b->hooknum == NF_INET_LOCAL_OUT)) {
+		snprintf(err->buf, sizeof(err->buf),
+			 "chain type '%.16s' is not supported by the nfbpf dataplane yet",
+			 b->type);
+		err->msg = err->buf;
+		return -EOPNOTSUPP;
+	}
+	if (b->priority == COMPAT_NF_IP_PRI_FIRST ||
+	    b->priority == COMPAT_NF_IP_PRI_LAST) {
+		err->msg = "priority NF_IP_PRI_FIRST/LAST is refused by kernel netfilter links";
+		return -EOPNOTSUPP;
+	}
+	if (b->policy != VERDICT_ACCEPT && b->policy != VERDICT_DROP) {
+		err->msg = "chain policy must be accept or drop";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* ---- prepare ---- */
+
+static void set_err(struct dataplane *dp, struct dp_error *err, int ret,
+		    const char *msg)
+{
+	if (dp->err)
+		return;
+	dp->err = ret;
+	if (msg && !err->msg)
+		err->msg = msg;
+}
+
+static uint32_t head_of(void *priv, const struct chain *chain)
+{
+	struct dataplane *dp = priv;
+	struct dp_rec *r = rec_find(dp, REC_HEAD, chain->table->handle,
+				    chain->handle);
+
+	if (!r) {
+		if (!dp->err)
+			dp->err = -ENOENT;
+		return 0;
+	}
+	return r->idx;
+}
+
+static bool visible(uint8_t genmask, const struct net *net)
+{
+	return active(genmask, genmask_cur(net)) ||
+	       active(genmask, genmask_next(net));
+}
+
+/* counter slots of a new rule: keep the model's if free, else assign */
+static int rule_slots(struct dataplane *dp, struct rule *rule, struct dp_rec *r)
+{
+	struct expr *e;
+	uint32_t n = 0;
+
+	rule_for_each_expr(e, rule)
+		if (e->type == EXPR_COUNTER)
+			n++;
+	if (!n)
+		return 0;
+	r->slots = calloc(n, sizeof(uint32_t));
+	if (!r->slots)
+		return -ENOMEM;
+	rule_for_each_expr(e, rule) {
+		struct expr_counter *c;
+		struct codegen_counter *zero;
+		uint32_t slot;
+		int ret;
+
+		if (e->type != EXPR_COUNTER)
+			continue;
+		c = expr_priv(e);
+		slot = alloc_claim(&dp->counters, c->slot);
+		if (!slot)
+			slot = alloc_get(&dp->counters);
+		if (!slot)
+			return -ENOSPC;
+		r->slots[r->nslots++] = slot;
+		c->slot = slot;
+		dp->cnt_init[slot].packets = c->packets;
+		dp->cnt_init[slot].bytes = c->bytes;
+		/* a recycled slot starts from zero */
+		zero = calloc(dp->ncpus, sizeof(*zero));
+		if (!zero)
+			return -ENOMEM;
+		ret = bpf_map_update_elem(dp->env.counters_fd, &slot, zero, BPF_ANY);
+		free(zero);
+		if (ret)
+			return -errno;
+	}
+	return 0;
+}
+
+static struct codegen_shape *shape_get(struct dataplane *dp,
+				       const struct rule *rule, int *ret)
+{
+	struct codegen_key k = { 0 };
+	struct codegen_shape *s;
+	uint32_t i;
+
+	*ret = codegen_rule_key(rule, &k);
+	if (*ret)
+		goto out_free_key;
+	for (i = 0; i < dp->nshapes; i++)
+		if (dp->shapes[i]->key.len == k.len &&
+		    !memcmp(dp->shapes[i]->key.b, k.b, k.len)) {
+			free(k.b);
+			return dp->shapes[i];
+		}
+	*ret = -ENOMEM;
+	if (dp->nshapes == dp->capshapes) {
+		uint32_t ncap = dp->capshapes ? 2 * dp->capshapes : 16;
+		void *n = realloc(dp->shapes, ncap * sizeof(*dp->shapes));
+
+		if (!n)
+			goto out_free_key;
+		dp->shapes = n;
+		dp->capshapes = ncap;
+	}
+	if (dp->nshapes >= 4096) {
+		*ret = -ENOSPC;
+		goto out_free_key;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto out_free_key;
+	s->exprs = malloc(rule->dlen ? rule->dlen : 1);
+	if (!s->exprs) {
+		free(s);
+		goto out_free_key;
+	}
+	memcpy(s->exprs, rule->exprs, rule->dlen);
+	s->dlen = rule->dlen;
+	s->key = k;
+	s->id = dp->nshapes + 1;
+	dp->shapes[dp->nshapes++] = s;
+	dp->stats.shapes++;
+	*ret = 0;
+	return s;
+
+out_free_key:
+	free(k.b);
+	return NULL;
+}
+
+/* pass A: a head entry per visible chain */
+static void prepare_heads(struct net *net, struct dataplane *dp,
+			  struct dp_error *err)
+{
+	struct table *t;
+	struct chain *c;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (!visible(t->genmask, net) || !family_ok(t->family))
+			continue;
+		list_for_each_entry(c, &t->chains, list) {
+			struct dp_rec *r;
+
+			if (!visible(c->genmask, net))
+				continue;
+			r = rec_find(dp, REC_HEAD, t->handle, c->handle);
+			if (!r) {
+				r = rec_new(dp, REC_HEAD, t->handle, c->handle);
+				if (!r) {
+					set_err(dp, err, -ENOSPC,
+						"nfbpf rule map is full");
+					return;
+				}
+			} else {
+				r->want = r->shadow;
+			}
+			r->seen = true;
+			r->want.shape = 0;
+			r->want.genmask = 0;
+			if (c->base) {
+				uint8_t pol = c->base->policy == VERDICT_DROP ?
+					      VERDICT_DROP : VERDICT_ACCEPT;
+				uint32_t g = dp->gen_next;
+
+				/* a chain absent from a generation lets the
+				 * packet through to the next chain of its hook
+				 * point, as if it were not registered */
+				r->want.policy[g] = active(c->genmask, 1u << g) ?
+						    pol : VERDICT_ACCEPT;
+				if (r->fresh)
+					r->want.policy[g ^ 1] =
+						active(c->genmask, 1u << (g ^ 1)) ?
+						pol : VERDICT_ACCEPT;
+			}
+		}
+	}
+}
+
+/* pass B: an entry per visible rule, linked in chain order */
+static void prepare_rules(struct net *net, struct dataplane *dp,
+			  struct dp_error *err)
+{
+	struct codegen_consts_ctx cc = { .chain_head = head_of, .priv = dp };
+	struct table *t;
+	struct chain *c;
+	struct rule *rule;
+	int ret;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (!visible(t->genmask, net) || !family_ok(t->family))
+			continue;
+		list_for_each_entry(c, &t->chains, list) {
+			struct dp_rec *prev;
+
+			if (!visible(c->genmask, net))
+				continue;
+			prev = rec_find(dp, REC_HEAD, t->handle, c->handle);
+			list_for_each_entry(rule, &c->rules, list) {
+				struct dp_rec *r;
+
+				if (dp->err)
+					return;
+				if (!visible(rule->genmask, net))
+					continue;
+				r = rec_find(dp, REC_RULE, t->handle, rule->handle);
+				if (r) {
+					r->want = r->shadow;
+				} else {
+					struct codegen_shape *s;
+
+					ret = codegen_rule_check(rule, err);
+					if (ret) {
+						set_err(dp, err, ret, NULL);
+						return;
+					}
+					r = rec_new(dp, REC_RULE, t->handle,
+						    rule->handle);
+					if (!r) {
+						set_err(dp, err, -ENOSPC,
+							"nfbpf rule map is full");
+						return;
+					}
+					ret = rule_slots(dp, rule, r);
+					if (ret) {
+						set_err(dp, err, ret,
+							"nfbpf counter map is full");
+						r->seen = true;
+						return;
+					}
+					s = shape_get(dp, rule, &ret);
+					if (!s) {
+						set_err(dp, err, ret, NULL);
+						r->seen = true;
+						return;
+					}
+					memset(&r->want, 0, sizeof(r->want));
+					r->want.shape = s->id;
+					codegen_rule_consts(rule, &r->want, &cc);
+				}
+				r->seen = true;
+				r->want.genmask = rule->genmask & 3;
+				r->want.next = 0;
+				prev->want.next = r->idx;
+				prev = r;
+			}
+			prev->want.next = 0;
+		}
+	}
+}
+
+/*
+ * write fresh entries whole (nothing reaches them yet), then, after a
+ * release fence, change live entries field by field with atomic stores:
+ * only their successor, genmask and the next generation's policy change.
+ */
+static void write_entries(struct dataplane *dp)
+{
+	struct dp_rec *r;
+	int i;
+
+	for (i = 0; i < DP_HASH; i++)
+		for (r = dp->hash[i]; r; r = r->hnext) {
+			if (!r->seen || !r->fresh)
+				continue;
+			memcpy(&dp->rules_mem[r->idx], &r->want, sizeof(r->want));
+			r->shadow = r->want;
+		}
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	for (i = 0; i < DP_HASH; i++)
+		for (r = dp->hash[i]; r; r = r->hnext) {
+			struct codegen_entry *m = &dp->rules_mem[r->idx];
+			int k;
+
+			if (!r->seen || r->fresh ||
+			    !memcmp(&r->want, &r->shadow, sizeof(r->want)))
+				continue;
+			for (k = 0; k < 2; k++)
+				if (r->want.policy[k] != r->shadow.policy[k])
+					__atomic_store_n(&m->policy[k], r->want.policy[k],
+							 __ATOMIC_RELEASE);
+			if (r->want.genmask != r->shadow.genmask)
+				__atomic_store_n(&m->genmask, r->want.genmask,
+						 __ATOMIC_RELEASE);
+			if (r->want.next != r->shadow.next)
+				__atomic_store_n(&m->next, r->want.next,
+						 __ATOMIC_RELEASE);
+			r->shadow = r->want;
+		}
+}
+
+/* objects gone from the model: their entries are unreachable now */
+static void drop_unseen(struct dataplane *dp)
+{
+	struct dp_rec *r, *n;
+	int i;
+
+	for (i = 0; i < DP_HASH; i++)
+		for (r = dp->hash[i]; r; r = n) {
+			n = r->hnext;
+			if (!r->seen)
+				rec_free(dp, r);
+		}
+}
+
+static int walker_load(struct dataplane *dp, const uint32_t *heads,
+		       uint32_t nheads, struct dp_error *err)
+{
+	struct codegen_prog p;
+	int fd;
+
+	codegen_prog_init(&p);
+	fd = codegen_walker_emit(&p, &dp->env, heads, nheads, dp->shapes,
+				 dp->nshapes);
+	if (!fd) {
+		fd = offload_prog_load(&p, "nfbpf_walker", verifier_log,
+				       sizeof(verifier_log));
+		if (fd >= 0) {
+			dp->stats.progs_loaded++;
+			if (getenv("NFBPF_VERIFIER_LOG"))
+				fprintf(stderr, "%s\n", strstr(verifier_log, "processed") ?: "");
+		} else {
+			char *last = verifier_log, *nl;
+
+			if (getenv("NFBPF_VERIFIER_LOG"))
+				fprintf(stderr, "%s\n", verifier_log);
+			/* the verifier's reason: the last line before its stats */
+			while ((nl = strstr(last, "\n")) && nl[1] &&
+			       strncmp(nl + 1, "processed ", 10) &&
+			       strncmp(nl + 1, "verification time", 17))
+				last = nl + 1;
+			if (nl)
+				*nl = 0;
+			snprintf(err->buf, sizeof(err->buf),
+				 "BPF verifier refused the chain: %.120s", last);
+			err->msg = err->buf;
+		}
+	} else {
+		snprintf(err->buf, sizeof(err->buf),
+			 "cannot generate the walker program: %s (%u shapes)",
+			 strerror(-fd), dp->nshapes);
+		err->msg = err->buf;
+	}
+	codegen_prog_fini(&p);
+	return fd;
+}
+
+/* 1. prog array slot, 2. trampoline, 3. link in the namespace of @net */
+static int hook_attach(struct net *net, struct dataplane *dp,
+		       struct dp_hook *h, struct dp_error *err)
+{
+	struct codegen_prog p;
+	int i, fd;
+
+	for (i = 1; i < DP_BASES && dp->slot_used[i]; i++)
+		;
+	if (i == DP_BASES) {
+		err->msg = "too many hook points for the nfbpf dataplane";
+		return -ENOSPC;
+	}
+	h->slot = i;
+	dp->slot_used[i] = true;
+	codegen_prog_init(&p);
+	fd = codegen_tramp_emit(&p, &dp->env, h->slot);
+	if (!fd)
+		fd = offload_prog_load(&p, "nfbpf_hook", verifier_log,
+				       sizeof(verifier_log));
+	codegen_prog_fini(&p);
+	if (fd < 0) {
+		err->msg = "cannot load the nfbpf hook trampoline";
+		return fd;
+	}
+	dp->stats.progs_loaded++;
+	h->tramp_fd = fd;
+	fd = offload_link_create(h->tramp_fd, h->pf, h->hooknum, h->priority,
+				 net->ns_fd);
+	if (fd < 0) {
+		snprintf(err->buf, sizeof(err->buf),
+			 "cannot attach netfilter link (pf %u hook %u priority %d): %s",
+			 h->pf, h->hooknum, h->priority, strerror(-fd));
+		err->msg = err->buf;
+		return fd == -ERANGE ? -EOPNOTSUPP : fd;
+	}
+	h->link_fd = fd;
+	return 0;
+}
+
+static void hook_free(struct dataplane *dp, struct dp_hook *h)
+{
+	if (h->slot)
+		dp->slot_used[h->slot] = false;
+	if (h->link_fd >= 0)
+		close(h->link_fd);
+	if (h->tramp_fd >= 0)
+		close(h->tramp_fd);
+	if (h->walker_fd >= 0)
+		close(h->walker_fd);
+	if (h->pending_fd >= 0)
+		close(h->pending_fd);
+	list_del(&h->list);
+	free(h);
+}
+
+static struct dp_hook *hook_find(struct dataplane *dp, uint32_t pf,
+				 uint32_t hooknum, int32_t priority)
+{
+	struct dp_hook *h;
+
+	list_for_each_entry(h, &dp->hooks, list)
+		if (h->pf == pf && h->hooknum == hooknum &&
+		    h->priority == priority)
+			return h;
+	return NULL;
+}
+
+static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
+				uint32_t hooknum, int32_t priority)
+{
+	struct dp_hook *h = hook_find(dp, pf, hooknum, priority);
+
+	if (h)
+		return h;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return NULL;
+	h->pf = pf;
+	h->hooknum = hooknum;
+	h->priority = priority;
+	h->tramp_fd = h->link_fd = h->walker_fd = h->pending_fd = -1;
+	h->fresh = true;
+	list_add_tail(&h->list, &dp->hooks);
+	return h;
+}
+
+static int want_cmp(const void *a, const void *b)
+{
+	const struct { uint32_t head; uint64_t seq; } *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* the next generation's base chains, grouped by hook point */
+static void collect_hooks(struct net *net, struct dataplane *dp,
+			  struct dp_error *err)
+{
+	uint8_t next = genmask_next(net);
+	struct dp_hook *h;
+	struct table *t;
+	struct chain *c;
+
+	list_for_each_entry(h, &dp->hooks, list) {
+		h->seen = false;
+		h->nwant = 0;
+	}
+	list_for_each_entry(t, &net->tables, list) {
+		if (!active(t->genmask, next) || (t->flags & TABLE_F_DORMANT) ||
+		    !family_ok(t->family))
+			continue;
+		list_for_each_entry(c, &t->chains, list) {
+			uint32_t pfs[2], npf = 0, i;
+			struct dp_rec *r;
+
+			if (!active(c->genmask, next) || !c->base)
+				continue;
+			r = rec_find(dp, REC_HEAD, t->handle, c->handle);
+			if (t->family == NFPROTO_INET) {
+				pfs[npf++] = NFPROTO_IPV4;
+				pfs[npf++] = NFPROTO_IPV6;
+			} else {
+				pfs[npf++] = t->family;
+			}
+			for (i = 0; i < npf; i++) {
+				h = hook_get(dp, pfs[i], c->base->hooknum,
+					     c->base->priority);
+				if (!h) {
+					set_err(dp, err, -ENOMEM, NULL);
+					return;
+				}
+				if (h->nwant == HOOK_CHAINS_MAX) {
+					set_err(dp, err, -ENOSPC,
+						"too many base chains at one hook and priority");
+					return;
+				}
+				h->seen = true;
+				h->want[h->nwant].head = r->idx;
+				h->want[h->nwant].seq = r->seq;
+				h->nwant++;
+			}
+		}
+	}
+}
+
+/* hook points of the next generation: attach new ones, (re)build walkers */
+static void prepare_hooks(struct net *net, struct dataplane *dp,
+			  struct dp_error *err)
+{
+	uint32_t heads[HOOK_CHAINS_MAX], i;
+	struct dp_hook *h;
+	int ret;
+
+	collect_hooks(net, dp, err);
+	list_for_each_entry(h, &dp->hooks, list) {
+		bool same;
+
+		if (dp->err)
+			return;
+		if (!h->seen)
+			continue;
+		qsort(h->want, h->nwant, sizeof(h->want[0]), want_cmp);
+		for (i = 0; i < h->nwant; i++)
+			heads[i] = h->want[i].head;
+		same = h->nwant == h->nheads &&
+		       !memcmp(heads, h->heads, h->nwant * sizeof(heads[0]));
+		if (h->fresh) {
+			ret = hook_attach(net, dp, h, err);
+			if (ret) {
+				set_err(dp, err, ret, NULL);
+				return;
+			}
+		}
+		/* a walker that lacks a shape would skip its rules: rebuild
+		 * for every shape it does not know, even one left by an
+		 * aborted batch */
+		if (h->fresh || h->nshapes < dp->nshapes || !same) {
+			ret = walker_load(dp, heads, h->nwant, err);
+			if (ret < 0) {
+				set_err(dp, err, ret, NULL);
+				return;
+			}
+			h->pending_fd = ret;
+		}
+	}
+}
+
+int dataplane_prepare(struct net *net, struct dp_error *err)
+{
+	struct dataplane *dp = NULL;
+	struct dp_rec *r;
+	int ret, i;
+
+	err->msg = NULL;
+	if (!net->dataplane && list_empty(&net->tables))
+		return 0;	/* nothing to run: no maps yet */
+	ret = dp_get(net, &dp, err);
+	if (ret)
+		return ret;
+	if (dp->prepared)
+		dataplane_abort(net);
+	dp->err = 0;
+	dp->gen_next = net->gencursor ^ 1;
+	for (i = 0; i < DP_HASH; i++)
+		for (r = dp->hash[i]; r; r = r->hnext) {
+			r->seen = false;
+			r->fresh = false;
+		}
+	/* 1. entries (nothing the live generation sees changes) */
+	prepare_heads(net, dp, err);
+	if (!dp->err)
+		prepare_rules(net, dp, err);
+	if (!dp->err)
+		write_entries(dp);
+	/* 2. programs and links */
+	if (!dp->err)
+		prepare_hooks(net, dp, err);
+	dp->prepared = true;
+	if (dp->err) {
+		ret = dp->err;
+		if (!err->msg)
+			err->msg = "the nfbpf dataplane cannot build this ruleset";
+		dataplane_abort(net);
+		return ret;
+	}
+	drop_unseen(dp);
+	return 0;
+}
+
+void dataplane_publish(struct net *net)
+{
+	struct dataplane *dp = net->dataplane;
+	struct dp_hook *h, *tmp;
+	struct dp_rec *r;
+	uint32_t zero = 0, i;
+
+	if (!dp || !dp->prepared)
+		return;
+	/* cannot fail after this point: the calls below only swap what the
+	 * kernel already accepted */
+	list_for_each_entry(h, &dp->hooks, list) {
+		h->fresh = false;
+		if (!h->seen || h->pending_fd < 0)
+			continue;
+		bpf_map_update_elem(dp->env.progs_fd, &h->slot, &h->pending_fd,
+				    BPF_ANY);
+		if (h->walker_fd >= 0)
+			close(h->walker_fd);
+		h->walker_fd = h->pending_fd;
+		h->pending_fd = -1;
+		for (i = 0; i < h->nwant; i++)
+			h->heads[i] = h->want[i].head;
+		h->nheads = h->nwant;
+		h->nshapes = dp->nshapes;
+	}
+	bpf_map_update_elem(dp->env.gen_fd, &zero, &dp->gen_next, BPF_ANY);
+	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
+		if (h->seen)
+			continue;
+		bpf_map_delete_elem(dp->env.progs_fd, &h->slot);
+		hook_free(dp, h);
+	}
+	dp->stats.rule_entries = 0;
+	for (i = 0; i < DP_HASH; i++)
+		for (r = dp->hash[i]; r; r = r->hnext) {
+			r->fresh = false;
+			if (r->kind == REC_RULE &&
+			    !(r->shadow.genmask & (1u << dp->gen_next)))
+				dp->stats.rule_entries++;
+		}
+	alloc_publish(&dp->entries);
+	alloc_publish(&dp->counters);
+	dp->prepared = false;
+}
+
+void dataplane_abort(struct net *net)
+{
+	struct dataplane *dp = net->dataplane;
+	struct dp_hook *h, *tmp;
+	struct dp_rec *r, *n;
+	int i;
+
+	if (!dp || !dp->prepared)
+		return;
+	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
+		if (h->fresh) {
+			hook_free(dp, h);
+			continue;
+		}
+		if (h->pending_fd >= 0) {
+			close(h->pending_fd);
+			h->pending_fd = -1;
+		}
+	}
+	/* entries of this prepare: unreachable in the live generation; the
+	 * next prepare relinks around them before their index is reused */
+	for (i = 0; i < DP_HASH; i++)
+		for (r = dp->hash[i]; r; r = n) {
+			n = r->hnext;
+			if (r->fresh)
+				rec_free(dp, r);
+		}
+	dp->prepared = false;
+}
+
+void dataplane_net_free(struct net *net)
+{
+	struct dataplane *dp = net->dataplane;
+
+	if (!dp)
+		return;
+	dp_free(dp);
+	net->dataplane = NULL;
+}
+
+int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
+			   uint64_t *bytes)
+{
+	struct dataplane *dp = net->dataplane;
+	struct codegen_counter *v;
+	int i;
+
+	if (!dp || !slot || slot >= DP_COUNTERS || !dp->counters.used[slot])
+		return -ENOENT;
+	v = calloc(dp->ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(dp->env.counters_fd, &slot, v)) {
+		free(v);
+		return -errno;
+	}
+	*packets = dp->cnt_init[slot].packets;
+	*bytes = dp->cnt_init[slot].bytes;
+	for (i = 0; i < dp->ncpus; i++) {
+		*packets += v[i].packets;
+		*bytes += v[i].bytes;
+	}
+	free(v);
+	return 0;
+}
+
+void dataplane_stats(const struct net *net, struct dp_stats *st)
+{
+	const struct dataplane *dp = net->dataplane;
+
+	if (!dp) {
+		memset(st, 0, sizeof(*st));
+		return;
+	}
+	*st = dp->stats;
+}
+
+int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf)
+{
+	struct dataplane *dp = net->dataplane;
+	struct dp_hook *h;
+
+	if (!dp || !chain->base)
+		return -ENOENT;
+	h = hook_find(dp, pf, chain->base->hooknum, chain->base->priority);
+	return h ? h->tramp_fd : -ENOENT;
+}

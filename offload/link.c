@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* link.c - netfilter links, created in the namespace that owns the chain. */
+#ifndef _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "offload/bpf_compat.h"
+#include "offload/offload.h"
+
+static int link_create_here(int prog_fd, uint32_t pf, uint32_t hooknum,
+			    int32_t priority)
+{
+	union bpf_attr attr;
+	struct compat_link_create_nf *nf = (void *)&attr.link_create;
+	int fd;
+
+	_Static_assert(sizeof(*nf) <= sizeof(attr.link_create),
+		       "link_create attr too small");
+	memset(&attr, 0, sizeof(attr));
+	nf->prog_fd = prog_fd;
+	nf->attach_type = COMPAT_ATTACH_NETFILTER;
+	nf->pf = pf;
+	nf->hooknum = hooknum;
+	nf->priority = priority;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
+}
+
+int offload_link_create(int prog_fd, uint32_t pf, uint32_t hooknum,
+			int32_t priority, int ns_fd)
+{
+	int self, fd, err;
+
+	if (priority == COMPAT_NF_IP_PRI_FIRST || priority == COMPAT_NF_IP_PRI_LAST)
+		return -ERANGE;
+	if (ns_fd < 0)
+		return link_create_here(prog_fd, pf, hooknum, priority);
+	/* 0. remember our netns, 1. enter the chain's, 2. attach, 3. return */
+	self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (self < 0)
+		return -errno;
+	if (setns(ns_fd, CLONE_NEWNET)) {
+		err = -errno;
+		close(self);
+		return err;
+	}
+	fd = link_create_here(prog_fd, pf, hooknum, priority);
+	if (setns(self, CLONE_NEWNET)) {
+		/* cannot go home: refuse rather than run on in the wrong netns */
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		close(self);
+		return err;
+	}
+	close(self);
+	return fd;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* offload.h - offload/ internals shared by its files and its tests. */
+#ifndef NFBPF_OFFLOAD_H
+#define NFBPF_OFFLOAD_H
+
+#include <stdint.h>
+#include "codegen/codegen.h"
+
+/**
+ * offload_btf_env - fill @env's kfunc ids and struct offsets from the
+ * running kernel's BTF (/sys/kernel/btf/vmlinux, parsed once).
+ * Return: 0, -ENOENT (a kfunc or member is missing), -errno.
+ */
+int offload_btf_env(struct codegen_env *env);
+
+/**
+ * offload_prog_load - load @p (a finished codegen_prog) as a netfilter
+ * program, with BTF func_info for its functions.
+ * @p: instructions, p->funcs gives function starts
+ * @name: program name
+ * @log: verifier log buffer (may be NULL)
+ * @log_size: its size
+ *
+ * Return: program fd, or -errno (verifier refusal: -EINVAL/-EACCES with
+ * the reason in @log).
+ */
+int offload_prog_load(const struct codegen_prog *p, const char *name,
+		      char *log, size_t log_size);
+
+/**
+ * offload_link_create - netfilter link of @prog_fd at (@pf, @hooknum,
+ * @priority) in the netns of @ns_fd (-1: the caller's).
+ * Return: link fd, or -errno (-EBUSY: that priority is taken, -ERANGE:
+ * NF_IP_PRI_FIRST/LAST refused by the kernel).
+ */
+int offload_link_create(int prog_fd, uint32_t pf, uint32_t hooknum,
+			int32_t priority, int ns_fd);
+
+struct net;
+struct chain;
+/**
+ * offload_chain_prog - the program behind the netfilter link of @chain's
+ * hook point for @pf, for BPF_PROG_TEST_RUN.
+ * Return: fd (owned by the dataplane) or -ENOENT.
+ */
+int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf);
+
+#endif /* NFBPF_OFFLOAD_H */

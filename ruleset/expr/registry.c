@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* registry.c - the model layer's expression ops, indexed by enum expr_type. */
+#include "ruleset_expr.h"
+
+extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
+	ruleset_expr_payload, ruleset_expr_meta, ruleset_expr_counter,
+	ruleset_expr_bitwise, ruleset_expr_lookup, ruleset_expr_range,
+	ruleset_expr_byteorder;
+
+const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
+	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
+	[EXPR_CMP] = &ruleset_expr_cmp,
+	[EXPR_PAYLOAD] = &ruleset_expr_payload,
+	[EXPR_META] = &ruleset_expr_meta,
+	[EXPR_COUNTER] = &ruleset_expr_counter,
+	[EXPR_BITWISE] = &ruleset_expr_bitwise,
+	[EXPR_LOOKUP] = &ruleset_expr_lookup,
+	[EXPR_RANGE] = &ruleset_expr_range,
+	[EXPR_BYTEORDER] = &ruleset_expr_byteorder,
+};

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ruleset.c - object lifetime and lookups of the nf_tables model.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ruleset_api.h"
+#include "ruleset_expr.h"
+#include "dataplane.h"
+
+struct net *ruleset_net_alloc(void)
+{
+	struct net *net = calloc(1, sizeof(*net));
+
+	if (!net)
+		return NULL;
+	list_init(&net->list);
+	list_init(&net->tables);
+	net->ns_fd = -1;
+	net->base_seq = 1;
+	return net;
+}
+
+void ruleset_net_free(struct net *net)
+{
+	struct table *t, *tn;
+
+	if (!net)
+		return;
+	dataplane_net_free(net);
+	list_for_each_entry_safe(t, tn, &net->tables, list) {
+		list_del(&t->list);
+		ruleset_table_free(t);
+	}
+	if (net->ns_fd >= 0)
+		close(net->ns_fd);
+	free(net);
+}
+
+struct table *ruleset_table_lookup(struct net *net, const char *name,
+				   uint8_t family, uint8_t mask)
+{
+	struct table *t;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (t->family == family && active(t->genmask, mask) &&
+		    !strcmp(t->name, name))
+			return t;
+	}
+	return NULL;
+}
+
+struct table *ruleset_table_lookup_handle(struct net *net, uint64_t handle,
+					  uint8_t family, uint8_t mask)
+{
+	struct table *t;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (t->family == family && active(t->genmask, mask) &&
+		    t->handle == handle)
+			return t;
+	}
+	return NULL;
+}
+
+struct chain *ruleset_chain_lookup(struct table *t, const char *name,
+				   uint8_t mask)
+{
+	struct chain *c;
+
+	list_for_each_entry(c, &t->chains, list) {
+		if (active(c->genmask, mask) && !strcmp(c->name, name))
+			return c;
+	}
+	return NULL;
+}
+
+struct chain *ruleset_chain_lookup_handle(struct table *t, uint64_t handle,
+					  uint8_t mask)
+{
+	struct chain *c;
+
+	list_for_each_entry(c, &t->chains, list) {
+		if (active(c->genmask, mask) && c->handle == handle)
+			return c;
+	}
+	return NULL;
+}
+
+struct rule *ruleset_rule_lookup_handle(struct chain *c, uint64_t handle,
+					uint8_t mask)
+{
+	struct rule *r;
+
+	list_for_each_entry(r, &c->rules, list) {
+		if (active(r->genmask, mask) && r->handle == handle)
+			return r;
+	}
+	return NULL;
+}
+
+struct set *ruleset_set_lookup(struct table *t, const char *name, uint8_t mask)
+{
+	struct set *s;
+
+	list_for_each_entry(s, &t->sets, list) {
+		if (active(s->genmask, mask) && !strcmp(s->name, name))
+			return s;
+	}
+	return NULL;
+}
+
+struct set *ruleset_set_lookup_handle(struct table *t, uint64_t handle,
+				      uint8_t mask)
+{
+	struct set *s;
+
+	list_for_each_entry(s, &t->sets, list) {
+		if (active(s->genmask, mask) && s->handle == handle)
+			return s;
+	}
+	return NULL;
+}
+
+struct table *ruleset_table_alloc(struct net *net, const char *name,
+				  uint8_t family)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->name = strdup(name);
+	if (!t->name) {
+		free(t);
+		return NULL;
+	}
+	t->net = net;
+	t->family = family;
+	list_init(&t->list);
+	list_init(&t->chains);
+	list_init(&t->sets);
+	return t;
+}
+
+void ruleset_table_free(struct table *t)
+{
+	struct chain *c, *cn;
+	struct set *s, *sn;
+
+	if (!t)
+		return;
+	/* rules first: they hold references on chains and sets */
+	list_for_each_entry(c, &t->chains, list) {
+		struct rule *r, *rn;
+
+		list_for_each_entry_safe(r, rn, &c->rules, list) {
+			list_del(&r->list);
+			ruleset_rule_free(r);
+		}
+	}
+	list_for_each_entry_safe(s, sn, &t->sets, list) {
+		list_del(&s->list);
+		ruleset_set_free(s);
+	}
+	list_for_each_entry_safe(c, cn, &t->chains, list) {
+		list_del(&c->list);
+		ruleset_chain_free(c);
+	}
+	free(t->udata.data);
+	free(t->name);
+	free(t);
+}
+
+struct chain *ruleset_chain_alloc(struct table *t, const char *name)
+{
+	struct chain *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->name = strdup(name);
+	if (!c->name) {
+		free(c);
+		return NULL;
+	}
+	c->table = t;
+	list_init(&c->list);
+	list_init(&c->rules);
+	return c;
+}
+
+void ruleset_chain_free(struct chain *c)
+{
+	uint32_t i;
+
+	if (!c)
+		return;
+	if (c->base) {
+		for (i = 0; i < c->base->ndevs; i++)
+			free(c->base->devs[i]);
+		free(c->base->devs);
+		free(c->base);
+	}
+	free(c->udata.data);
+	free(c->name);
+	free(c);
+}
+
+struct rule *ruleset_rule_alloc(struct chain *c, uint32_t dlen)
+{
+	struct rule *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->exprs = calloc(1, dlen ? dlen : 8);
+	if (!r->exprs) {
+		free(r);
+		return NULL;
+	}
+	r->chain = c;
+	list_init(&r->list);
+	return r;
+}
+
+void ruleset_rule_activate(struct rule *r)
+{
+	struct expr *e;
+
+	rule_for_each_expr(e, r) {
+		const struct ruleset_expr_ops *ops = ruleset_expr_ops[e->type];
+
+		if (ops->activate)
+			ops->activate(e);
+	}
+}
+
+void ruleset_rule_deactivate(struct rule *r)
+{
+	struct expr *e;
+
+	rule_for_each_expr(e, r) {
+		const struct ruleset_expr_ops *ops = ruleset_expr_ops[e->type];
+
+		if (ops->deactivate)
+			ops->deactivate(e);
+	}
+}
+
+void ruleset_rule_free(struct rule *r)
+{
+	if (!r)
+		return;
+	free(r->exprs);
+	free(r->udata.data);
+	free(r);
+}
+
+struct set *ruleset_set_alloc(struct table *t, const char *name)
+{
+	struct set *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->name = strdup(name);
+	if (!s->name) {
+		free(s);
+		return NULL;
+	}
+	s->table = t;
+	list_init(&s->list);
+	list_init(&s->elems);
+	return s;
+}
+
+void ruleset_elem_free(struct set_elem *e)
+{
+	if (!e)
+		return;
+	free(e->udata.data);
+	free(e);
+}
+
+void ruleset_set_free(struct set *s)
+{
+	struct set_elem *e, *en;
+
+	if (!s)
+		return;
+	list_for_each_entry_safe(e, en, &s->elems, list) {
+		list_del(&e->list);
+		ruleset_elem_free(e);
+	}
+	free(s->udata.data);
+	free(s->name);
+	free(s);
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trans.c - batches: transaction records, commit and abort, with the
+ * nf_tables genmask scheme (see include/ruleset.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ruleset_api.h"
+#include "dataplane.h"
+
+void ruleset_tx_init(struct tx *tx, struct net *net)
+{
+	memset(tx, 0, sizeof(*tx));
+	tx->net = net;
+	list_init(&tx->records);
+}
+
+struct trans *ruleset_tx_add(struct tx *tx, enum trans_op op)
+{
+	struct trans *tr = calloc(1, sizeof(*tr));
+
+	if (!tr)
+		return NULL;
+	tr->op = op;
+	tr->upd_policy = -1;
+	list_add_tail(&tr->list, &tx->records);
+	return tr;
+}
+
+struct chain *ruleset_tx_find_chain_id(struct tx *tx, struct table *t, uint32_t id)
+{
+	struct trans *tr;
+
+	list_for_each_entry(tr, &tx->records, list) {
+		if (tr->op == TRANS_NEWCHAIN && !tr->update && tr->id == id &&
+		    tr->chain->table == t &&
+		    active(tr->chain->genmask, genmask_next(tx->net)))
+			return tr->chain;
+	}
+	return NULL;
+}
+
+struct rule *ruleset_tx_find_rule_id(struct tx *tx, struct chain *c, uint32_t id)
+{
+	struct trans *tr;
+
+	list_for_each_entry(tr, &tx->records, list) {
+		if (tr->op == TRANS_NEWRULE && tr->id == id && tr->rule->chain == c)
+			return tr->rule;
+	}
+	return NULL;
+}
+
+struct set *ruleset_tx_find_set_id(struct tx *tx, struct table *t, uint32_t id)
+{
+	struct trans *tr;
+
+	list_for_each_entry(tr, &tx->records, list) {
+		if (tr->op == TRANS_NEWSET && tr->id == id && tr->set->table == t &&
+		    active(tr->set->genmask, genmask_next(tx->net)))
+			return tr->set;
+	}
+	return NULL;
+}
+
+/* unlink - take a deleted object out of its list, before freeing */
+static void unlink_deleted(struct trans *tr)
+{
+	switch (tr->op) {
+	case TRANS_DELTABLE:
+		list_del(&tr->table->list);
+		break;
+	case TRANS_DELCHAIN:
+		list_del(&tr->chain->list);
+		break;
+	case TRANS_DELRULE:
+		list_del(&tr->rule->list);
+		break;
+	case TRANS_DELSET:
+		list_del(&tr->set->list);
+		break;
+	case TRANS_DELSETELEM:
+		list_del(&tr->elem->list);
+		break;
+	default:
+		break;
+	}
+}
+
+static void free_deleted(struct trans *tr)
+{
+	switch (tr->op) {
+	case TRANS_DELTABLE:
+		ruleset_table_free(tr->table);
+		break;
+	case TRANS_DELCHAIN:
+		ruleset_chain_free(tr->chain);
+		break;
+	case TRANS_DELRULE:
+		ruleset_rule_free(tr->rule);
+		break;
+	case TRANS_DELSET:
+		ruleset_set_free(tr->set);
+		break;
+	case TRANS_DELSETELEM:
+		ruleset_elem_free(tr->elem);
+		break;
+	default:
+		break;
+	}
+}
+
+static void apply(struct trans *tr)
+{
+	switch (tr->op) {
+	case TRANS_NEWTABLE:
+		if (!tr->update)
+			tr->table->genmask = 0;
+		break;
+	case TRANS_NEWCHAIN:
+		if (tr->update) {
+			if (tr->upd_name) {
+				free(tr->chain->name);
+				tr->chain->name = tr->upd_name;
+				tr->upd_name = NULL;
+			}
+		} else {
+			tr->chain->genmask = 0;
+		}
+		break;
+	case TRANS_NEWRULE:
+		tr->rule->genmask = 0;
+		break;
+	case TRANS_NEWSET:
+		tr->set->genmask = 0;
+		break;
+	case TRANS_NEWSETELEM:
+		tr->elem->genmask = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * swap_updates - exchange the pending and the live values of updated
+ * tables (flags) and chains (policy). Called once before
+ * dataplane_prepare(), which builds from the model and must see them, and
+ * once more to put them back if the batch aborts after all.
+ */
+static void swap_updates(struct tx *tx)
+{
+	struct trans *tr;
+
+	list_for_each_entry(tr, &tx->records, list) {
+		if (!tr->update)
+			continue;
+		if (tr->op == TRANS_NEWTABLE) {
+			uint32_t f = tr->table->flags;
+
+			tr->table->flags = tr->upd_flags;
+			tr->upd_flags = f;
+		} else if (tr->op == TRANS_NEWCHAIN && tr->upd_policy >= 0 &&
+			   tr->chain->base) {
+			int64_t p = tr->chain->base->policy;
+
+			tr->chain->base->policy = tr->upd_policy;
+			tr->upd_policy = p;
+		}
+	}
+}
+
+static void tx_free_records(struct tx *tx)
+{
+	struct trans *tr, *tn;
+
+	list_for_each_entry_safe(tr, tn, &tx->records, list) {
+		list_del(&tr->list);
+		free(tr->upd_name);
+		free(tr);
+	}
+}
+
+int ruleset_tx_commit(struct tx *tx, ruleset_notify_fn notify, void *data,
+		      const char **errmsg)
+{
+	struct net *net = tx->net;
+	static struct dp_error dperr;	/* *errmsg may point into it */
+	struct trans *tr;
+	int err;
+
+	if (list_empty(&tx->records))
+		return 0;
+
+	/* 1. Fallible steps: build the next generation's dataplane. */
+	swap_updates(tx);
+	err = dataplane_prepare(net, &dperr);
+	if (err) {
+		*errmsg = dperr.msg;
+		swap_updates(tx);
+		ruleset_tx_abort(tx);
+		return err;
+	}
+
+	/* cannot fail after this point */
+
+	/* 2. Publish: packets switch, then the model flips. */
+	dataplane_publish(net);
+	while (++net->base_seq == 0)
+		;
+	net->gencursor ^= 1;
+	list_for_each_entry(tr, &tx->records, list)
+		apply(tr);
+
+	/* 3. Notify, then release what the old generation alone used. */
+	list_for_each_entry(tr, &tx->records, list)
+		notify(tr, data);
+	list_for_each_entry(tr, &tx->records, list)
+		unlink_deleted(tr);
+	list_for_each_entry(tr, &tx->records, list)
+		free_deleted(tr);
+	tx_free_records(tx);
+	return 0;
+}
+
+static void undo(struct trans *tr, struct net *net)
+{
+	switch (tr->op) {
+	case TRANS_NEWTABLE:
+		if (!tr->update) {
+			list_del(&tr->table->list);
+			ruleset_table_free(tr->table);
+		}
+		break;
+	case TRANS_DELTABLE:
+		tr->table->genmask &= ~genmask_next(net);
+		break;
+	case TRANS_NEWCHAIN:
+		if (!tr->update) {
+			list_del(&tr->chain->list);
+			tr->table->use--;
+			ruleset_chain_free(tr->chain);
+		}
+		break;
+	case TRANS_DELCHAIN:
+		tr->chain->genmask &= ~genmask_next(net);
+		tr->table->use++;
+		break;
+	case TRANS_NEWRULE:
+		list_del(&tr->rule->list);
+		ruleset_rule_deactivate(tr->rule);
+		tr->chain->use--;
+		tr->chain->nrules--;
+		ruleset_rule_free(tr->rule);
+		break;
+	case TRANS_DELRULE:
+		tr->rule->genmask &= ~genmask_next(net);
+		ruleset_rule_activate(tr->rule);
+		tr->chain->use++;
+		tr->chain->nrules++;
+		break;
+	case TRANS_NEWSET:
+		list_del(&tr->set->list);
+		tr->table->use--;
+		ruleset_set_free(tr->set);
+		break;
+	case TRANS_DELSET:
+		tr->set->genmask &= ~genmask_next(net);
+		tr->table->use++;
+		break;
+	case TRANS_NEWSETELEM:
+		list_del(&tr->elem->list);
+		if (tr->elem->verdict.chain)
+			tr->elem->verdict.chain->use--;
+		tr->set->nelems--;
+		ruleset_elem_free(tr->elem);
+		break;
+	case TRANS_DELSETELEM:
+		tr->elem->genmask &= ~genmask_next(net);
+		if (tr->elem->verdict.chain)
+			tr->elem->verdict.chain->use++;
+		tr->set->nelems++;
+		break;
+	}
+}
+
+void ruleset_tx_abort(struct tx *tx)
+{
+	struct trans *tr;
+
+	dataplane_abort(tx->net);
+	list_for_each_entry_reverse(tr, &tx->records, list)
+		undo(tr, tx->net);
+	tx_free_records(tx);
+}

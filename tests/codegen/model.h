@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * model.h - hand-built nf_tables model objects for dataplane tests, and a
+ * commit that does what the control plane does (prepare, publish, flip
+ * gencursor, clear stale genmask bits / free deleted objects).
+ */
+#ifndef NFBPF_TESTS_MODEL_H
+#define NFBPF_TESTS_MODEL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <criterion/criterion.h>
+
+#include "ruleset.h"
+#include "dataplane.h"
+#include "expr/bitwise.h"
+#include "expr/byteorder.h"
+#include "expr/cmp.h"
+#include "expr/counter.h"
+#include "expr/immediate.h"
+#include "expr/lookup.h"
+#include "expr/meta.h"
+#include "expr/payload.h"
+#include "expr/range.h"
+#include "offload/offload.h"
+
+#define NF_DROP		0
+#define NF_ACCEPT	1
+#define NFT_CONTINUE	(-1)
+#define NFT_BREAK	(-2)
+#define NFT_JUMP	(-3)
+#define NFT_GOTO	(-4)
+#define NFT_RETURN	(-5)
+
+#define HOOK_PRE	0
+#define HOOK_IN		1
+#define HOOK_FWD	2
+#define HOOK_OUT	3
+#define HOOK_POST	4
+
+/* run the calling process in a scratch network namespace (never the host's) */
+static inline int tm_scratch_netns(void)
+{
+	cr_assert_eq(unshare(CLONE_NEWNET), 0, "unshare: %s", strerror(errno));
+	return open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+}
+
+static inline void tm_net_init(struct net *net, int ns_fd)
+{
+	memset(net, 0, sizeof(*net));
+	list_init(&net->list);
+	list_init(&net->tables);
+	net->ns_fd = ns_fd;
+}
+
+static inline struct table *tm_table(struct net *net, const char *name,
+				     uint8_t family)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	t->net = net;
+	t->name = strdup(name);
+	t->family = family;
+	t->handle = ++net->table_handle;
+	t->genmask = genmask_cur(net);	/* added in this batch */
+	list_init(&t->chains);
+	list_init(&t->sets);
+	list_add_tail(&t->list, &net->tables);
+	return t;
+}
+
+/* @hook < 0: user chain */
+static inline struct chain *tm_chain(struct table *t, const char *name,
+				     int hook, int32_t prio, uint32_t policy)
+{
+	struct chain *c = calloc(1, sizeof(*c));
+
+	c->table = t;
+	c->name = strdup(name);
+	c->handle = ++t->hgenerator;
+	c->genmask = genmask_cur(t->net);
+	list_init(&c->rules);
+	if (hook >= 0) {
+		c->base = calloc(1, sizeof(*c->base));
+		c->base->hooknum = hook;
+		c->base->priority = prio;
+		strcpy(c->base->type, "filter");
+		c->base->policy = policy;
+		c->flags = 1;	/* NFT_CHAIN_BASE */
+	}
+	list_add_tail(&c->list, &t->chains);
+	return c;
+}
+
+/* rule builder */
+struct tm_rb {
+	uint8_t buf[4096] __attribute__((aligned(8)));
+	uint32_t len;
+	uint32_t n;
+};
+
+static inline void *tm_add(struct tm_rb *rb, enum expr_type type, size_t priv)
+{
+	struct expr *e = (struct expr *)(rb->buf + rb->len);
+
+	memset(e, 0, EXPR_SIZE(priv));
+	e->type = type;
+	e->size = EXPR_SIZE(priv);
+	rb->len += e->size;
+	rb->n++;
+	return expr_priv(e);
+}
+
+static inline void tm_payload(struct tm_rb *rb, uint8_t base, uint32_t off,
+			      uint32_t len, uint8_t dreg)
+{
+	struct expr_payload *p = tm_add(rb, EXPR_PAYLOAD, sizeof(*p));
+
+	p->base = base;
+	p->offset = off;
+	p->len = len;
+	p->dreg = dreg;
+}
+
+static inline void tm_cmp(struct tm_rb *rb, uint8_t sreg, uint8_t op,
+			  const void *data, uint32_t len)
+{
+	struct expr_cmp *c = tm_add(rb, EXPR_CMP, sizeof(*c));
+
+	c->sreg = sreg;
+	c->op = op;
+	c->data.len = len;
+	memcpy(c->data.v, data, len);
+}
+
+static inline void tm_meta(struct tm_rb *rb, uint32_t key, uint8_t dreg,
+			   uint32_t len)
+{
+	struct expr_meta *m = tm_add(rb, EXPR_META, sizeof(*m));
+
+	m->key = key;
+	m->dreg = dreg;
+	m->len = len;
+}
+
+static inline void tm_verdict(struct tm_rb *rb, int32_t code, struct chain *to)
+{
+	struct expr_immediate *im = tm_add(rb, EXPR_IMMEDIATE, sizeof(*im));
+
+	im->dreg = REG_VERDICT;
+	im->verdict.code = code;
+	im->verdict.chain = to;
+}
+
+static inline void tm_imm(struct tm_rb *rb, uint8_t dreg, const void *v,
+			  uint32_t len)
+{
+	struct expr_immediate *im = tm_add(rb, EXPR_IMMEDIATE, sizeof(*im));
+
+	im->dreg = dreg;
+	im->data.len = len;
+	memcpy(im->data.v, v, len);
+}
+
+static inline struct expr_counter *tm_counter(struct tm_rb *rb)
+{
+	return tm_add(rb, EXPR_COUNTER, sizeof(struct expr_counter));
+}
+
+static inline void tm_bitwise(struct tm_rb *rb, uint8_t sreg, uint8_t dreg,
+			      uint32_t len, const void *mask, const void *xor)
+{
+	struct expr_bitwise *b = tm_add(rb, EXPR_BITWISE, sizeof(*b));
+
+	b->sreg = sreg;
+	b->dreg = dreg;
+	b->len = len;
+	b->op = BITWISE_BOOL;
+	b->mask.len = b->xor.len = len;
+	memcpy(b->mask.v, mask, len);
+	memcpy(b->xor.v, xor, len);
+}
+
+static inline void tm_shift(struct tm_rb *rb, uint8_t sreg, uint8_t dreg,
+			    uint32_t len, uint32_t op, uint32_t shift)
+{
+	struct expr_bitwise *b = tm_add(rb, EXPR_BITWISE, sizeof(*b));
+
+	b->sreg = sreg;
+	b->dreg = dreg;
+	b->len = len;
+	b->op = op;
+	b->shift = shift;
+}
+
+static inline void tm_range(struct tm_rb *rb, uint8_t sreg, uint8_t op,
+			    const void *from, const void *to, uint32_t len)
+{
+	struct expr_range *r = tm_add(rb, EXPR_RANGE, sizeof(*r));
+
+	r->sreg = sreg;
+	r->op = op;
+	r->from.len = r->to.len = len;
+	memcpy(r->from.v, from, len);
+	memcpy(r->to.v, to, len);
+}
+
+static inline void tm_byteorder(struct tm_rb *rb, uint8_t sreg, uint8_t dreg,
+				uint8_t op, uint32_t len, uint32_t size)
+{
+	struct expr_byteorder *b = tm_add(rb, EXPR_BYTEORDER, sizeof(*b));
+
+	b->sreg = sreg;
+	b->dreg = dreg;
+	b->op = op;
+	b->len = len;
+	b->size = size;
+}
+
+static inline struct rule *tm_rule_new(struct chain *c, struct tm_rb *rb)
+{
+	struct rule *r = calloc(1, sizeof(*r));
+
+	r->chain = c;
+	r->handle = ++c->table->hgenerator;
+	r->genmask = genmask_cur(c->table->net);
+	r->dlen = rb->len;
+	r->nexprs = rb->n;
+	r->exprs = malloc(rb->len ? rb->len : 8);
+	memcpy(r->exprs, rb->buf, rb->len);
+	memset(rb, 0, sizeof(*rb));
+	return r;
+}
+
+/* append a rule (active from the next commit on) */
+static inline struct rule *tm_rule(struct chain *c, struct tm_rb *rb)
+{
+	struct rule *r = tm_rule_new(c, rb);
+
+	list_add_tail(&r->list, &c->rules);
+	return r;
+}
+
+/* delete a rule in the next commit */
+static inline void tm_rule_del(struct rule *r)
+{
+	r->genmask |= genmask_next(r->chain->table->net);
+}
+
+static inline void tm_rule_free(struct rule *r)
+{
+	list_del(&r->list);
+	free(r->exprs);
+	free(r);
+}
+
+/* what the control plane does after dataplane_publish() */
+static inline void tm_flip(struct net *net)
+{
+	struct table *t;
+	struct chain *c;
+	struct rule *r, *rn;
+
+	net->gencursor ^= 1;
+	net->base_seq++;
+	list_for_each_entry(t, &net->tables, list) {
+		t->genmask = 0;
+		list_for_each_entry(c, &t->chains, list) {
+			c->genmask = 0;
+			list_for_each_entry_safe(r, rn, &c->rules, list) {
+				if (!active(r->genmask, genmask_cur(net)))
+					tm_rule_free(r);
+				else
+					r->genmask = 0;
+			}
+		}
+	}
+}
+
+/* the control plane's commit; returns prepare's result */
+static inline int tm_commit(struct net *net, struct dp_error *err)
+{
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	ret = dataplane_prepare(net, err);
+	if (ret)
+		return ret;
+	dataplane_publish(net);
+	tm_flip(net);
+	return 0;
+}
+
+static inline void tm_commit_ok(struct net *net)
+{
+	struct dp_error err;
+	int ret = tm_commit(net, &err);
+
+	cr_assert_eq(ret, 0, "commit: %d %s", ret, err.msg ? err.msg : "");
+}
+
+/* BPF_PROG_TEST_RUN of @base's link program; returns the verdict */
+static inline int tm_run(struct net *net, struct chain *base, uint8_t pf,
+			 uint8_t hook, const void *pkt, uint32_t len)
+{
+	uint8_t ctx[48] = { 0 };	/* struct nf_hook_state: hook, pf */
+	int fd = offload_chain_prog(net, base, pf), ret;
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = len,
+		    .ctx_in = ctx, .ctx_size_in = sizeof(ctx));
+
+	ctx[0] = hook;
+	ctx[1] = pf;
+	cr_assert_geq(fd, 0, "no program for chain %s", base->name);
+	ret = bpf_prog_test_run_opts(fd, &o);
+	cr_assert_eq(ret, 0, "test run: %s", strerror(errno));
+	return (int)o.retval;
+}
+
+/* packets: IPv4/IPv6 + TCP/UDP, headers only (no L2: LOCAL_OUT test runs) */
+static inline uint32_t tm_ip4(uint8_t *b, uint8_t proto, uint16_t sport,
+			      uint16_t dport, uint16_t frag_off)
+{
+	uint32_t tl = proto == 6 ? 20 : 8;
+
+	memset(b, 0, 20 + tl + 8);
+	b[0] = 0x45;
+	b[2] = 0;
+	b[3] = 20 + tl + 8;
+	b[6] = frag_off >> 8;
+	b[7] = frag_off & 0xff;
+	b[8] = 64;
+	b[9] = proto;
+	b[12] = 10; b[13] = 0; b[14] = 0; b[15] = 1;
+	b[16] = 10; b[17] = 0; b[18] = 0; b[19] = 2;
+	b[20] = sport >> 8; b[21] = sport & 0xff;
+	b[22] = dport >> 8; b[23] = dport & 0xff;
+	if (proto == 6)
+		b[32] = 5 << 4;
+	return 20 + tl + 8;
+}
+
+#endif /* NFBPF_TESTS_MODEL_H */

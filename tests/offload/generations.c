@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * generations.c - rules are data: known shapes load no program, prepared
+ * generations stay invisible until publish, abort leaves no trace, base
+ * chains attach and detach, refusals carry messages.
+ */
+#include "tests/codegen/model.h"
+
+static struct net net;
+static struct table *t;
+static struct chain *base;
+static uint8_t pkt[128];
+static uint32_t plen;
+
+static void setup(void)
+{
+	tm_net_init(&net, tm_scratch_netns());
+	t = tm_table(&net, "t", 1);
+	base = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
+	plen = tm_ip4(pkt, 17, 1000, 53, 0);
+}
+
+static void teardown(void)
+{
+	dataplane_net_free(&net);
+}
+
+TestSuite(generations, .init = setup, .fini = teardown);
+
+static int run(void)
+{
+	return tm_run(&net, base, 2, HOOK_OUT, pkt, plen);
+}
+
+/* udp dport @port @verdict */
+static struct rule *dport_rule(uint16_t port, int verdict)
+{
+	uint8_t p[2] = { port >> 8, port & 0xff }, udp = 17;
+	struct tm_rb rb = { 0 };
+
+	tm_meta(&rb, 16, 8, 1);
+	tm_cmp(&rb, 8, CMP_EQ, &udp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, p, 2);
+	tm_counter(&rb);
+	tm_verdict(&rb, verdict, NULL);
+	return tm_rule(base, &rb);
+}
+
+Test(generations, known_shape_is_map_entries_only)
+{
+	struct dp_stats s0, s1;
+	struct rule *r[100];
+	int i;
+
+	r[0] = dport_rule(1, NF_DROP);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s0);
+	cr_assert_eq(s0.shapes, 1);
+	cr_assert_eq(s0.rule_entries, 1);
+	cr_assert_eq(s0.progs_loaded, 4, "inet: trampoline + walker for pf 2 and 10");
+
+	for (i = 1; i < 100; i++)
+		r[i] = dport_rule(1000 + i, i % 2 ? NF_DROP : NF_ACCEPT);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded, "no program loaded");
+	cr_assert_eq(s1.shapes, 1);
+	cr_assert_eq(s1.rule_entries, 100);
+	pkt[23] = (1000 + 53) & 0xff;	/* dport 1053: i = 53, odd: drop */
+	pkt[22] = (1000 + 53) >> 8;
+	cr_assert_eq(run(), NF_DROP);
+	pkt[23] = (1000 + 54) & 0xff;	/* i = 54: accept */
+	cr_assert_eq(run(), NF_ACCEPT);
+
+	/* delete rule 53: map entries again */
+	tm_rule_del(r[53]);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded);
+	cr_assert_eq(s1.rule_entries, 99);
+	pkt[23] = (1000 + 53) & 0xff;
+	cr_assert_eq(run(), NF_ACCEPT);
+}
+
+Test(generations, new_shape_rebuilds_walker)
+{
+	struct dp_stats s0, s1;
+	struct tm_rb rb = { 0 };
+
+	dport_rule(53, NF_DROP);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s0);
+	tm_counter(&rb);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.shapes, 2);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded + 2,
+		     "the walkers of pf 2 and 10 reloaded, no trampoline");
+	cr_assert_eq(run(), NF_DROP);
+}
+
+Test(generations, prepared_is_invisible_until_publish)
+{
+	struct dp_error err = { 0 };
+
+	dport_rule(53, NF_DROP);
+	cr_assert_eq(dataplane_prepare(&net, &err), 0);
+	cr_assert_eq(run(), NF_ACCEPT, "chain not live before publish");
+	dataplane_publish(&net);
+	tm_flip(&net);
+	cr_assert_eq(run(), NF_DROP);
+
+	/* second batch: policy accept -> drop, packet no longer matches */
+	base->base->policy = NF_DROP;
+	pkt[23] = 54;
+	cr_assert_eq(dataplane_prepare(&net, &err), 0);
+	cr_assert_eq(run(), NF_ACCEPT, "old policy until publish");
+	dataplane_publish(&net);
+	tm_flip(&net);
+	cr_assert_eq(run(), NF_DROP, "new policy after publish");
+}
+
+Test(generations, abort_leaves_no_trace)
+{
+	struct dp_error err = { 0 };
+	struct dp_stats s0, s1;
+	struct rule *r;
+
+	dport_rule(53, NF_ACCEPT);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s0);
+	r = dport_rule(53, NF_DROP);
+	list_del(&r->list);
+	list_add(&r->list, &base->rules);	/* first */
+	cr_assert_eq(dataplane_prepare(&net, &err), 0);
+	dataplane_abort(&net);
+	tm_rule_free(r);
+	cr_assert_eq(run(), NF_ACCEPT);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.rule_entries, s0.rule_entries);
+	cr_assert_eq(run(), NF_ACCEPT);
+}
+
+Test(generations, base_chain_detach)
+{
+	struct chain *c2;
+	int fd;
+
+	tm_commit_ok(&net);
+	cr_assert_geq(offload_chain_prog(&net, base, 2), 0);
+	/* delete the chain in the next generation */
+	base->genmask |= genmask_next(&net);
+	tm_commit_ok(&net);
+	cr_assert_eq(offload_chain_prog(&net, base, 2), -ENOENT);
+	/* a new chain at the same hook and priority can attach again */
+	c2 = tm_chain(t, "out2", HOOK_OUT, 0, NF_DROP);
+	list_del(&base->list);
+	tm_commit_ok(&net);
+	fd = offload_chain_prog(&net, c2, 2);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(tm_run(&net, c2, 2, HOOK_OUT, pkt, plen), NF_DROP);
+}
+
+Test(generations, chains_sharing_a_hook_point_run_in_order)
+{
+	struct table *t2 = tm_table(&net, "t2", 2 /* ip */);
+	struct chain *b2 = tm_chain(t2, "out", HOOK_OUT, 0, NF_ACCEPT);
+	struct tm_rb rb = { 0 };
+	struct rule *r;
+	uint64_t pk, by;
+	struct expr *e;
+
+	/* inet t out (prio 0) then ip t2 out (prio 0): one link for pf 2 */
+	tm_counter(&rb);
+	r = tm_rule(b2, &rb);
+	tm_commit_ok(&net);
+	cr_assert_eq(offload_chain_prog(&net, base, 2),
+		     offload_chain_prog(&net, b2, 2));
+	cr_assert_eq(run(), NF_ACCEPT);
+	e = (struct expr *)r->exprs;
+	cr_assert_eq(dataplane_counter_read(&net,
+		((struct expr_counter *)expr_priv(e))->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 1, "second chain ran after the first accepted");
+
+	/* the first chain drops: the second is not consulted */
+	base->base->policy = NF_DROP;
+	tm_commit_ok(&net);
+	cr_assert_eq(run(), NF_DROP);
+	cr_assert_eq(dataplane_counter_read(&net,
+		((struct expr_counter *)expr_priv(e))->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 1);
+
+	/* the second chain drops, the first accepts: dropped */
+	base->base->policy = NF_ACCEPT;
+	b2->base->policy = NF_DROP;
+	tm_commit_ok(&net);
+	cr_assert_eq(run(), NF_DROP);
+	/* IPv6 only sees the inet chain */
+	{
+		uint8_t p6[48] = { 0x60, 0, 0, 0, 0, 8, 17, 64 };
+
+		cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, p6, 48), NF_ACCEPT);
+	}
+}
+
+Test(generations, chain_check_refusals)
+{
+	struct dp_error err = { 0 };
+	struct table nt = { .family = 5 /* netdev */ };
+	struct chain *c = tm_chain(t, "nat", HOOK_PRE, 0, NF_ACCEPT);
+
+	list_del(&c->list);
+	strcpy(c->base->type, "nat");
+	cr_assert_eq(dataplane_chain_check(t, c, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "chain type 'nat' is not supported by the nfbpf dataplane yet");
+	strcpy(c->base->type, "route");
+	cr_assert_eq(dataplane_chain_check(t, c, &err), -EOPNOTSUPP);
+	c->base->hooknum = HOOK_OUT;
+	cr_assert_eq(dataplane_chain_check(t, c, &err), 0, "route on output");
+	strcpy(c->base->type, "filter");
+	c->base->priority = INT32_MIN;
+	cr_assert_eq(dataplane_chain_check(t, c, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "priority NF_IP_PRI_FIRST/LAST is refused by kernel netfilter links");
+	c->base->priority = 0;
+	cr_assert_eq(dataplane_chain_check(&nt, c, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "family 'netdev' is not supported by the nfbpf dataplane yet");
+	cr_assert_eq(dataplane_chain_check(t, c, &err), 0);
+}
+
+Test(generations, stats_zero_without_dataplane)
+{
+	struct net n2;
+	struct dp_stats s;
+
+	tm_net_init(&n2, -1);
+	memset(&s, 0xff, sizeof(s));
+	dataplane_stats(&n2, &s);
+	cr_assert_eq(s.progs_loaded + s.shapes + s.rule_entries, 0);
+}
+
+Test(generations, shape_from_aborted_batch_is_built_later)
+{
+	struct dp_error err = { 0 };
+	struct tm_rb rb = { 0 };
+	struct rule *r;
+
+	tm_commit_ok(&net);
+	r = dport_rule(53, NF_DROP);	/* a new shape, then abort */
+	cr_assert_eq(dataplane_prepare(&net, &err), 0);
+	dataplane_abort(&net);
+	tm_rule_free(r);
+	/* an unrelated commit, then the same shape again */
+	tm_counter(&rb);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	dport_rule(53, NF_DROP);
+	tm_commit_ok(&net);
+	cr_assert_eq(run(), NF_DROP);
+}
+
+Test(generations, rules_of_other_families_refused)
+{
+	struct table br = { .family = 7 /* bridge */ };
+	struct chain c = { .table = &br };
+	struct tm_rb rb = { 0 };
+	struct dp_error err = { 0 };
+	struct rule r;
+
+	tm_verdict(&rb, NF_ACCEPT, NULL);
+	r = (struct rule){ .dlen = rb.len, .nexprs = 1, .exprs = (void *)rb.buf };
+	cr_assert_eq(dataplane_rule_check(&c, &r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "family 'bridge' is not supported by the nfbpf dataplane yet");
+	cr_assert_eq(dataplane_rule_check(base, &r, &err), 0);
+}

@@ -1,0 +1,3 @@
+# loop created inside a single file is refused as a whole
+nft -f @FILE
+nft list ruleset

@@ -1,0 +1,3 @@
+# arp family with named sets and maps
+nft -c -f @FILE
+nft -f @FILE

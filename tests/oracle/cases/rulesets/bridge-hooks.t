@@ -1,0 +1,3 @@
+# bridge family base chains on every hook with named priorities
+nft -c -f @FILE
+nft -f @FILE

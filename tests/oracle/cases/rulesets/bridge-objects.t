@@ -1,0 +1,3 @@
+# bridge family with stateful objects and maps of them
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# bridge family sets, concatenations and vmaps
+nft -c -f @FILE
+nft -f @FILE

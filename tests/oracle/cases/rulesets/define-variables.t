@@ -1,0 +1,3 @@
+# nft variables (define), and include of nothing: pure parser features
+nft -c -f @FILE
+nft -f @FILE

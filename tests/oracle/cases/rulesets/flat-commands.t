@@ -1,0 +1,3 @@
+# ruleset written as flat add/insert/create commands instead of blocks
+nft -c -f @FILE
+nft -f @FILE

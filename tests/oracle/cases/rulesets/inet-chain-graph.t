@@ -1,0 +1,3 @@
+# deeper chain graph: many user chains, jumps, gotos, vmap targets
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# maps of limit and quota objects keyed by concatenations
+nft -c -f @FILE
+nft -f @FILE

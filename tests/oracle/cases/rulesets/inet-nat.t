@@ -1,0 +1,3 @@
+# inet family nat with per-family addresses
+nft -c -f @FILE
+nft -f @FILE

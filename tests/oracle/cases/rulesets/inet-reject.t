@@ -1,0 +1,3 @@
+# inet reject with icmpx, family-specific types
+nft -c -f @FILE
+nft -f @FILE

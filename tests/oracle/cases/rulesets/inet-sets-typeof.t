@@ -1,0 +1,3 @@
+# sets and maps declared with typeof
+nft -c -f @FILE
+nft -f @FILE

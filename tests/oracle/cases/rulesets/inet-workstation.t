@@ -1,0 +1,3 @@
+# typical workstation firewall in the inet family
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# bitwise and shift expressions in matches and statements
+nft -c -f @FILE
+nft -f @FILE

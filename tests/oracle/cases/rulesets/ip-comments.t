@@ -1,0 +1,3 @@
+# comments on tables, chains, rules, sets, maps, elements and objects
+nft -c -f @FILE
+nft -f @FILE

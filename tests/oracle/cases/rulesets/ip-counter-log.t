@@ -1,0 +1,3 @@
+# anonymous counters and every log flavour
+nft -c -f @FILE
+nft -f @FILE

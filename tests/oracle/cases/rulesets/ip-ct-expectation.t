@@ -1,0 +1,3 @@
+# ct expectation objects
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# ct timeout objects
+nft -c -f @FILE
+nft -f @FILE

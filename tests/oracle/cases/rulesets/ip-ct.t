@@ -1,0 +1,3 @@
+# conntrack matches
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# tcp option matches and mangling, ip option matches
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# fib and rt expressions
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# inline quota statements
+nft -c -f @FILE
+nft -f @FILE

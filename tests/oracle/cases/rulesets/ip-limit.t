@@ -1,0 +1,3 @@
+# inline limit statements
+nft -c -f @FILE
+nft -f @FILE

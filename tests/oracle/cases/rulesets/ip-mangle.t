@@ -1,0 +1,3 @@
+# packet mangling statements
+nft -c -f @FILE
+nft -f @FILE

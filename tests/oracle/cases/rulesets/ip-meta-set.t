@@ -1,0 +1,3 @@
+# meta statements: setting mark, priority, nftrace, pkttype
+nft -c -f @FILE
+nft -f @FILE

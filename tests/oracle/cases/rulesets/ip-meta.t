@@ -1,0 +1,3 @@
+# meta expressions (match)
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# every named priority keyword and arithmetic on it
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# nat base chains on prerouting/input/output/postrouting with named priorities
+nft -c -f @FILE
+nft -f @FILE

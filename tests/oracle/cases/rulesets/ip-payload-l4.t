@@ -1,0 +1,3 @@
+# transport header matches: tcp, udp, icmp, sctp, esp, ah
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# raw payload expressions @ll/@nh/@th
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# reject statements in ip family
+nft -c -f @FILE
+nft -f @FILE

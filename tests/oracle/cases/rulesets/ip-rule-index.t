@@ -1,0 +1,3 @@
+# position-dependent commands inside one file: insert/add with index
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# concatenated sets, with and without interval flag
+nft -c -f @FILE
+nft -f @FILE

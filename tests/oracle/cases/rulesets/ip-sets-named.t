@@ -1,0 +1,3 @@
+# named sets of every basic type, referenced from rules
+nft -c -f @FILE
+nft -f @FILE

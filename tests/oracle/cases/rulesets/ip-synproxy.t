@@ -1,0 +1,3 @@
+# synproxy objects and inline statements
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# verdict maps named and anonymous, with jump/goto targets, interval and concat keys
+nft -c -f @FILE
+nft -f @FILE

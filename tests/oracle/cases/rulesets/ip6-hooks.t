@@ -1,0 +1,3 @@
+# ip6 filter/nat/route base chains on every hook
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# ip6 mangling
+nft -c -f @FILE
+nft -f @FILE

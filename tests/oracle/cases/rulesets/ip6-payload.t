@@ -1,0 +1,3 @@
+# ip6 header and icmpv6 matches
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# ip6 sets and maps: addresses, prefixes, concatenations, verdicts
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# netdev egress chains
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# netdev fwd and dup statements, sets, vmaps and user chains
+nft -c -f @FILE
+nft -f @FILE

@@ -1,0 +1,3 @@
+# netdev ingress chains on one and several devices
+nft -c -f @FILE
+nft -f @FILE

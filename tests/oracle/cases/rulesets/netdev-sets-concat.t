@@ -1,0 +1,3 @@
+# netdev sets, concatenations and interval maps
+nft -c -f @FILE
+nft -f @FILE
