@@ -21,6 +21,7 @@
 #include "nfbpf/list.h"
 #include "expr.h"
 
+#define NFT_SET_ANONYMOUS_	0x1	/* NFT_SET_ANONYMOUS, without the uapi header */
 #define NAME_MAXLEN	256	/* NFT_NAME_MAXLEN / NFT_CHAIN_MAXNAMELEN */
 #define USERDATA_MAXLEN	256	/* NFT_USERDATA_MAXLEN */
 

@@ -47,14 +47,31 @@ static const struct nfnl_cb nft_cbs[] = {
 	[NFT_MSG_DESTROYRULE] = { .call = nfnl_delrule, .batch = true,
 			      .attr_count = NFTA_RULE_MAX_K, .policy = nfnl_rule_policy },
 	[NFT_MSG_GETGEN] = { .call = nfnl_getgen },
+	[NFT_MSG_NEWSET] = { .call = nfnl_newset, .batch = true,
+			     .attr_count = NFTA_SET_MAX, .policy = nfnl_set_policy },
+	[NFT_MSG_GETSET] = { .call = nfnl_getset, .dump = nfnl_dumpsets,
+			     .attr_count = NFTA_SET_MAX, .policy = nfnl_set_policy },
+	[NFT_MSG_DELSET] = { .call = nfnl_delset, .batch = true,
+			     .attr_count = NFTA_SET_MAX, .policy = nfnl_set_policy },
+	[NFT_MSG_DESTROYSET] = { .call = nfnl_delset, .batch = true,
+			     .attr_count = NFTA_SET_MAX, .policy = nfnl_set_policy },
+	[NFT_MSG_NEWSETELEM] = { .call = nfnl_newsetelem, .batch = true,
+				 .attr_count = NFTA_SET_ELEM_LIST_MAX,
+				 .policy = nfnl_setelem_list_policy },
+	[NFT_MSG_GETSETELEM] = { .call = nfnl_getsetelem, .dump = nfnl_dumpsetelems,
+				 .attr_count = NFTA_SET_ELEM_LIST_MAX,
+				 .policy = nfnl_setelem_list_policy },
+	[NFT_MSG_DELSETELEM] = { .call = nfnl_delsetelem, .batch = true,
+				 .attr_count = NFTA_SET_ELEM_LIST_MAX,
+				 .policy = nfnl_setelem_list_policy },
+	[NFT_MSG_DESTROYSETELEM] = { .call = nfnl_delsetelem, .batch = true,
+				     .attr_count = NFTA_SET_ELEM_LIST_MAX,
+				     .policy = nfnl_setelem_list_policy },
 #define UNSUPPORTED(new, get, del, destroy)					\
 	[new] = { .call = nfnl_unsupported_new, .batch = true },		\
 	[get] = { .call = nfnl_unsupported_get, .dump = nfnl_unsupported_dump }, \
 	[del] = { .call = nfnl_unsupported_del, .batch = true },		\
 	[destroy] = { .call = nfnl_unsupported_del, .batch = true }
-	UNSUPPORTED(NFT_MSG_NEWSET, NFT_MSG_GETSET, NFT_MSG_DELSET, NFT_MSG_DESTROYSET),
-	UNSUPPORTED(NFT_MSG_NEWSETELEM, NFT_MSG_GETSETELEM, NFT_MSG_DELSETELEM,
-		    NFT_MSG_DESTROYSETELEM),
 	UNSUPPORTED(NFT_MSG_NEWOBJ, NFT_MSG_GETOBJ, NFT_MSG_DELOBJ, NFT_MSG_DESTROYOBJ),
 	UNSUPPORTED(NFT_MSG_NEWFLOWTABLE, NFT_MSG_GETFLOWTABLE, NFT_MSG_DELFLOWTABLE,
 		    NFT_MSG_DESTROYFLOWTABLE),
@@ -345,7 +362,16 @@ static void notify_one(const struct trans *tr, void *data)
 			nfnl_rule_fill(b, net, tr->portid, tr->seq, ev, rflags, r, prev);
 			break;
 		}
-		default:
+		case TRANS_NEWSET:
+		case TRANS_DELSET:
+			nfnl_set_fill(b, net, tr->portid, tr->seq, ev,
+				      flags & (NLM_F_CREATE | NLM_F_EXCL), tr->set);
+			break;
+		case TRANS_NEWSETELEM:
+		case TRANS_DELSETELEM:
+			nfnl_setelem_notify_fill(b, net, tr->portid, tr->seq, ev,
+						 flags & (NLM_F_CREATE | NLM_F_EXCL),
+						 tr->set, tr->elem);
 			break;
 		}
 	}

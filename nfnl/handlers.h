@@ -85,7 +85,25 @@ void nfnl_rule_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 /** nfnl_rule_delete - add a DELRULE record for an active rule. */
 int nfnl_rule_delete(struct nfnl_ctx *ctx, struct rule *r);
 
-/* nfnl/unsupported.c: sets, objects, flowtables (refused for now) */
+/* nfnl/set.c */
+extern const struct attr_policy nfnl_set_policy[];
+extern const struct attr_policy nfnl_setelem_list_policy[];
+int nfnl_newset(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_delset(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_getset(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_dumpsets(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_newsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_delsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_getsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_dumpsetelems(struct nfnl_ctx *ctx, const struct nlattr **cda);
+void nfnl_set_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
+		   uint32_t seq, int event, uint16_t flags, const struct set *s);
+void nfnl_setelem_notify_fill(struct nfnl_buf *b, struct net *net,
+			      uint32_t portid, uint32_t seq, int event,
+			      uint16_t flags, const struct set *s,
+			      const struct set_elem *e);
+
+/* nfnl/unsupported.c: objects, flowtables (refused for now) */
 int nfnl_unsupported_new(struct nfnl_ctx *ctx, const struct nlattr **cda);
 int nfnl_unsupported_del(struct nfnl_ctx *ctx, const struct nlattr **cda);
 int nfnl_unsupported_get(struct nfnl_ctx *ctx, const struct nlattr **cda);

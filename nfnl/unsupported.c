@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * unsupported.c - object types nfbpfd does not model yet: sets and maps,
- * stateful objects, flowtables.
+ * unsupported.c - object types nfbpfd does not model yet: stateful
+ * objects and flowtables.
  *
  * Creating one is refused with EOPNOTSUPP and a message (never accepted
  * and dropped). Since none can exist, their dumps are truthfully empty and
@@ -15,8 +15,6 @@
 int nfnl_unsupported_new(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
 	static const char *const what[] = {
-		[NFT_MSG_NEWSET] = "nfbpfd: sets and maps are not supported yet",
-		[NFT_MSG_NEWSETELEM] = "nfbpfd: sets and maps are not supported yet",
 		[NFT_MSG_NEWOBJ] = "nfbpfd: stateful objects are not supported yet",
 		[NFT_MSG_NEWFLOWTABLE] = "nfbpfd: flowtables are not supported yet",
 	};
@@ -46,18 +44,5 @@ int nfnl_unsupported_dump(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
 	(void)ctx;
 	(void)cda;
-	return 0;
-}
-
-int nfnl_set_delete(struct nfnl_ctx *ctx, struct set *s)
-{
-	struct trans *tr = nfnl_tx_add(ctx, TRANS_DELSET);
-
-	if (!tr)
-		return -ENOMEM;
-	tr->table = s->table;
-	tr->set = s;
-	s->genmask |= genmask_next(ctx->net);
-	s->table->use--;
 	return 0;
 }

@@ -172,6 +172,23 @@ static void swap_updates(struct tx *tx)
 	}
 }
 
+/* sweep_anonymous_sets - an anonymous set no rule is bound to is gone */
+static void sweep_anonymous_sets(struct net *net)
+{
+	struct table *t;
+	struct set *s, *sn;
+
+	list_for_each_entry(t, &net->tables, list) {
+		list_for_each_entry_safe(s, sn, &t->sets, list) {
+			if (!(s->flags & NFT_SET_ANONYMOUS_) || s->use)
+				continue;
+			list_del(&s->list);
+			t->use--;
+			ruleset_set_free(s);
+		}
+	}
+}
+
 static void tx_free_records(struct tx *tx)
 {
 	struct trans *tr, *tn;
@@ -221,6 +238,7 @@ int ruleset_tx_commit(struct tx *tx, ruleset_notify_fn notify, void *data,
 		unlink_deleted(tr);
 	list_for_each_entry(tr, &tx->records, list)
 		free_deleted(tr);
+	sweep_anonymous_sets(net);
 	tx_free_records(tx);
 	return 0;
 }

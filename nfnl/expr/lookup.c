@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * lookup.c - netlink side of the lookup expression (nft_lookup.c).
- *
- * Sets are not modelled by nfbpfd yet (nfnl/set.c does not exist): every
- * lookup is refused with EOPNOTSUPP and a message, never accepted blindly.
- */
+/* lookup.c - netlink side of the lookup expression (nft_lookup.c). */
 #include <errno.h>
 #include "nfnl_expr.h"
+#include "ruleset_api.h"
 #include "expr/lookup.h"
 
 static const struct attr_policy lookup_policy[NFTA_LOOKUP_MAX + 1] = {
@@ -17,14 +13,61 @@ static const struct attr_policy lookup_policy[NFTA_LOOKUP_MAX + 1] = {
 	[NFTA_LOOKUP_FLAGS] = { .kind = ATTR_U32 },
 };
 
+/* set_lookup_global - nft_set_lookup_global(): by name, then by batch id */
+static struct set *set_lookup_global(const struct nfnl_expr_ctx *ctx,
+				     const struct nlattr *name,
+				     const struct nlattr *id)
+{
+	char buf[NAME_MAXLEN];
+	struct set *s;
+
+	nfnl_attr_strlcpy(buf, name, sizeof(buf));
+	s = ruleset_set_lookup(ctx->table, buf, genmask_next(ctx->net));
+	if (!s && id && ctx->tx)
+		s = ruleset_tx_find_set_id(ctx->tx, ctx->table, nfnl_attr_be32(id));
+	return s;
+}
+
 static int lookup_parse(const struct nfnl_expr_ctx *ctx, void *p,
 			const struct nlattr **tb)
 {
-	(void)p;
+	struct expr_lookup *priv = p;
+	struct set *s;
+	uint32_t flags;
+	int err;
+
 	if (!tb[NFTA_LOOKUP_SET] || !tb[NFTA_LOOKUP_SREG])
 		return -EINVAL;
-	extack_set(ctx->ext, "nfbpfd: sets are not supported yet", NULL);
-	return -EOPNOTSUPP;
+	s = set_lookup_global(ctx, tb[NFTA_LOOKUP_SET], tb[NFTA_LOOKUP_SET_ID]);
+	if (!s)
+		return -ENOENT;
+	err = nfnl_reg_load(tb[NFTA_LOOKUP_SREG], &priv->sreg, s->klen);
+	if (err)
+		return err;
+	if (tb[NFTA_LOOKUP_FLAGS]) {
+		flags = nfnl_attr_be32(tb[NFTA_LOOKUP_FLAGS]);
+		if (flags & ~NFT_LOOKUP_F_INV)
+			return -EINVAL;
+		priv->invert = flags & NFT_LOOKUP_F_INV;
+	}
+	if (tb[NFTA_LOOKUP_DREG]) {
+		if (priv->invert)
+			return -EINVAL;
+		if (!(s->flags & NFT_SET_MAP))
+			return -EINVAL;
+		err = nfnl_reg_store(tb[NFTA_LOOKUP_DREG], &priv->dreg,
+				     s->dtype == NFT_DATA_VERDICT, s->dlen);
+		if (err)
+			return err;
+		priv->has_dreg = true;
+	} else if ((s->flags & NFT_SET_MAP) && (s->flags & NFT_SET_ANONYMOUS)) {
+		return -EINVAL;
+	}
+	/* nf_tables_bind_set(): an anonymous set binds to one rule only */
+	if ((s->flags & NFT_SET_ANONYMOUS) && s->use)
+		return -EBUSY;
+	priv->set = s;
+	return 0;
 }
 
 static void lookup_dump(struct nfnl_buf *b, const void *p)

@@ -1,0 +1,948 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * set.c - NEW/GET/DEL SET and NEW/GET/DEL SETELEM, as nf_tables_api.c
+ * answers them: named and anonymous sets, maps and verdict maps, interval
+ * and concatenated keys, elements with flags, timeouts and comments.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+
+#include "handlers.h"
+#include "nfnl_compat.h"
+#include "nfnl_expr.h"
+
+#define SET_F_MASK	(NFT_SET_ANONYMOUS | NFT_SET_CONSTANT | NFT_SET_INTERVAL | \
+			 NFT_SET_TIMEOUT | NFT_SET_MAP | NFT_SET_EVAL | \
+			 NFT_SET_OBJECT | NFT_SET_CONCAT | NFT_SET_EXPR)
+#define DATA_RESERVED_MASK	0xffffff00u	/* NFT_DATA_RESERVED_MASK */
+#define SET_MAX_ANONLEN		16		/* NFT_SET_MAX_ANONLEN */
+#define ELEM_F_CATCHALL		0x2		/* NFT_SET_ELEM_CATCHALL */
+#define SET_ELEMS_MAX		(1u << 22)	/* per set, daemon limit */
+
+const struct attr_policy nfnl_set_policy[NFTA_SET_MAX + 1] = {
+	[NFTA_SET_TABLE] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_SET_NAME] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_SET_FLAGS] = { .kind = ATTR_U32 },
+	[NFTA_SET_KEY_TYPE] = { .kind = ATTR_U32 },
+	[NFTA_SET_KEY_LEN] = { .kind = ATTR_U32 },
+	[NFTA_SET_DATA_TYPE] = { .kind = ATTR_U32 },
+	[NFTA_SET_DATA_LEN] = { .kind = ATTR_U32 },
+	[NFTA_SET_POLICY] = { .kind = ATTR_U32 },
+	[NFTA_SET_DESC] = { .kind = ATTR_NESTED },
+	[NFTA_SET_ID] = { .kind = ATTR_U32 },
+	[NFTA_SET_TIMEOUT] = { .kind = ATTR_U64 },
+	[NFTA_SET_GC_INTERVAL] = { .kind = ATTR_U32 },
+	[NFTA_SET_USERDATA] = { .kind = ATTR_BINARY, .len = USERDATA_MAXLEN },
+	[NFTA_SET_OBJ_TYPE] = { .kind = ATTR_U32 },
+	[NFTA_SET_HANDLE] = { .kind = ATTR_U64 },
+	[NFTA_SET_EXPR] = { .kind = ATTR_NESTED },
+	[NFTA_SET_EXPRESSIONS] = { .kind = ATTR_NESTED },
+};
+
+static const struct attr_policy desc_policy[NFTA_SET_DESC_MAX + 1] = {
+	[NFTA_SET_DESC_SIZE] = { .kind = ATTR_U32 },
+	[NFTA_SET_DESC_CONCAT] = { .kind = ATTR_NESTED },
+};
+
+static const struct attr_policy field_policy[NFTA_SET_FIELD_MAX + 1] = {
+	[NFTA_SET_FIELD_LEN] = { .kind = ATTR_U32 },
+};
+
+const struct attr_policy nfnl_setelem_list_policy[NFTA_SET_ELEM_LIST_MAX + 1] = {
+	[NFTA_SET_ELEM_LIST_TABLE] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_SET_ELEM_LIST_SET] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_SET_ELEM_LIST_ELEMENTS] = { .kind = ATTR_NESTED },
+	[NFTA_SET_ELEM_LIST_SET_ID] = { .kind = ATTR_U32 },
+};
+
+static const struct attr_policy elem_policy[NFTA_SET_ELEM_MAX + 1] = {
+	[NFTA_SET_ELEM_KEY] = { .kind = ATTR_NESTED },
+	[NFTA_SET_ELEM_DATA] = { .kind = ATTR_NESTED },
+	[NFTA_SET_ELEM_FLAGS] = { .kind = ATTR_U32 },
+	[NFTA_SET_ELEM_TIMEOUT] = { .kind = ATTR_U64 },
+	[NFTA_SET_ELEM_EXPIRATION] = { .kind = ATTR_U64 },
+	[NFTA_SET_ELEM_USERDATA] = { .kind = ATTR_BINARY, .len = USERDATA_MAXLEN },
+	[NFTA_SET_ELEM_EXPR] = { .kind = ATTR_NESTED },
+	[NFTA_SET_ELEM_OBJREF] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_SET_ELEM_KEY_END] = { .kind = ATTR_NESTED },
+	[NFTA_SET_ELEM_EXPRESSIONS] = { .kind = ATTR_NESTED },
+};
+
+/* for_each_nested - iterate the attributes inside @nest */
+#define for_each_nested(a, nest, left)						\
+	for (a = (const void *)((const char *)(nest) + NLA_HDRLEN),		\
+	     left = (nest)->nla_len - NLA_HDRLEN;				\
+	     left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&			\
+	     (size_t)a->nla_len <= left;					\
+	     left -= (size_t)NLA_ALIGN(a->nla_len) < left ? (size_t)NLA_ALIGN(a->nla_len) : left, \
+	     a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len)))
+
+/**
+ * struct set_desc - what NEWSET asks for (nft_set_desc)
+ */
+struct set_desc {
+	uint32_t flags, ktype, klen, dtype, dlen, objtype, policy, size;
+	bool has_policy;
+	uint64_t timeout;
+	uint32_t gc_int;
+	uint32_t nfields;
+	uint8_t field_len[SET_FIELDS_MAX];
+};
+
+static int parse_concat(const struct nlattr *nest, struct set_desc *d)
+{
+	const struct nlattr *a;
+	unsigned int regs = 0;
+	size_t left;
+
+	for_each_nested(a, nest, left) {
+		const struct nlattr *tb[NFTA_SET_FIELD_MAX + 1];
+		uint32_t len;
+		int err;
+
+		if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM)
+			return -EINVAL;
+		err = nfnl_attr_parse_nested(a, NFTA_SET_FIELD_MAX, field_policy, tb, NULL);
+		if (err)
+			return err;
+		if (!tb[NFTA_SET_FIELD_LEN])
+			return -EINVAL;
+		len = nfnl_attr_be32(tb[NFTA_SET_FIELD_LEN]);
+		if (!len || len > 0xff)
+			return -EINVAL;
+		if (d->nfields >= SET_FIELDS_MAX)
+			return -E2BIG;
+		regs += (len + 3) / 4;
+		if (regs > 16)
+			return -E2BIG;
+		d->field_len[d->nfields++] = len;
+	}
+	return 0;
+}
+
+static int parse_desc(const struct nlattr *nest, struct set_desc *d)
+{
+	const struct nlattr *tb[NFTA_SET_DESC_MAX + 1];
+	uint32_t i, len = 0;
+	int err;
+
+	err = nfnl_attr_parse_nested(nest, NFTA_SET_DESC_MAX, desc_policy, tb, NULL);
+	if (err)
+		return err;
+	if (tb[NFTA_SET_DESC_SIZE])
+		d->size = nfnl_attr_be32(tb[NFTA_SET_DESC_SIZE]);
+	if (tb[NFTA_SET_DESC_CONCAT]) {
+		err = parse_concat(tb[NFTA_SET_DESC_CONCAT], d);
+		if (err)
+			return err;
+		for (i = 0; i < d->nfields; i++)
+			len += (d->field_len[i] + 3u) & ~3u;
+		if (d->nfields && len != d->klen)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* alloc_name - nf_tables_set_alloc_name(): "__set%d" picks a free number */
+static int alloc_name(struct nfnl_ctx *ctx, struct table *t,
+		      const struct nlattr *attr, char *out, size_t outlen)
+{
+	uint8_t mask = genmask_next(ctx->net);
+	char name[NAME_MAXLEN];
+	const char *p;
+	struct set *s;
+
+	nfnl_attr_strlcpy(name, attr, sizeof(name));
+	p = strchr(name, '%');
+	if (p) {
+		static uint8_t inuse[4096];
+		unsigned int n, min = 0;
+
+		if (p[1] != 'd' || strchr(p + 2, '%'))
+			return -EINVAL;
+		if (strnlen(name, SET_MAX_ANONLEN) >= SET_MAX_ANONLEN)
+			return -EINVAL;
+		for (;;) {
+			memset(inuse, 0, sizeof(inuse));
+			list_for_each_entry(s, &t->sets, list) {
+				int tmp;
+
+				if (!active(s->genmask, mask))
+					continue;
+				if (sscanf(s->name, name, &tmp) != 1)
+					continue;
+				if (tmp < (int)min || tmp >= (int)(min + sizeof(inuse) * 8))
+					continue;
+				inuse[(tmp - min) / 8] |= 1u << ((tmp - min) % 8);
+			}
+			for (n = 0; n < sizeof(inuse) * 8; n++)
+				if (!(inuse[n / 8] & (1u << (n % 8))))
+					break;
+			if (n < sizeof(inuse) * 8)
+				break;
+			min += sizeof(inuse) * 8;
+		}
+		snprintf(out, outlen, name, min + n);
+	} else {
+		snprintf(out, outlen, "%s", name);
+	}
+	list_for_each_entry(s, &t->sets, list) {
+		if (active(s->genmask, mask) && !strcmp(s->name, out))
+			return -ENFILE;
+	}
+	return 0;
+}
+
+static bool set_is_same(const struct set *s, const struct set_desc *d)
+{
+	uint32_t i;
+
+	if (s->flags != d->flags || s->ktype != d->ktype || s->klen != d->klen ||
+	    s->dtype != d->dtype || s->dlen != d->dlen || s->objtype != d->objtype ||
+	    s->timeout != d->timeout || s->gc_int != d->gc_int ||
+	    s->nfields != d->nfields)
+		return false;
+	for (i = 0; i < s->nfields; i++)
+		if (s->field_len[i] != d->field_len[i])
+			return false;
+	return true;
+}
+
+static struct trans *set_tx_add(struct nfnl_ctx *ctx, enum trans_op op,
+				struct set *s)
+{
+	struct trans *tr = nfnl_tx_add(ctx, op);
+
+	if (!tr)
+		return NULL;
+	tr->table = s->table;
+	tr->set = s;
+	return tr;
+}
+
+int nfnl_newset(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	uint8_t mask = genmask_next(ctx->net);
+	struct set_desc d = { .policy = NFT_SET_POL_PERFORMANCE };
+	char name[NAME_MAXLEN];
+	struct trans *tr;
+	struct table *t;
+	struct set *s;
+	int err;
+
+	if (!cda[NFTA_SET_TABLE] || !cda[NFTA_SET_NAME] || !cda[NFTA_SET_KEY_LEN] ||
+	    !cda[NFTA_SET_ID])
+		return -EINVAL;
+	d.ktype = NFT_DATA_VALUE;
+	if (cda[NFTA_SET_KEY_TYPE]) {
+		d.ktype = nfnl_attr_be32(cda[NFTA_SET_KEY_TYPE]);
+		if ((d.ktype & DATA_RESERVED_MASK) == DATA_RESERVED_MASK)
+			return -EINVAL;
+	}
+	d.klen = nfnl_attr_be32(cda[NFTA_SET_KEY_LEN]);
+	if (d.klen == 0 || d.klen > DATA_VALUE_MAXLEN)
+		return -EINVAL;
+	if (cda[NFTA_SET_FLAGS]) {
+		d.flags = nfnl_attr_be32(cda[NFTA_SET_FLAGS]);
+		if (d.flags & ~SET_F_MASK)
+			return -EOPNOTSUPP;
+		if ((d.flags & (NFT_SET_MAP | NFT_SET_OBJECT)) == (NFT_SET_MAP | NFT_SET_OBJECT) ||
+		    (d.flags & (NFT_SET_EVAL | NFT_SET_OBJECT)) == (NFT_SET_EVAL | NFT_SET_OBJECT) ||
+		    (d.flags & (NFT_SET_ANONYMOUS | NFT_SET_TIMEOUT | NFT_SET_EVAL)) ==
+			(NFT_SET_ANONYMOUS | NFT_SET_TIMEOUT) ||
+		    (d.flags & (NFT_SET_CONSTANT | NFT_SET_TIMEOUT)) ==
+			(NFT_SET_CONSTANT | NFT_SET_TIMEOUT))
+			return -EOPNOTSUPP;
+	}
+	if (cda[NFTA_SET_DATA_TYPE]) {
+		if (!(d.flags & NFT_SET_MAP))
+			return -EINVAL;
+		d.dtype = nfnl_attr_be32(cda[NFTA_SET_DATA_TYPE]);
+		if ((d.dtype & DATA_RESERVED_MASK) == DATA_RESERVED_MASK &&
+		    d.dtype != NFT_DATA_VERDICT)
+			return -EINVAL;
+		if (d.dtype != NFT_DATA_VERDICT) {
+			if (!cda[NFTA_SET_DATA_LEN])
+				return -EINVAL;
+			d.dlen = nfnl_attr_be32(cda[NFTA_SET_DATA_LEN]);
+			if (d.dlen == 0 || d.dlen > DATA_VALUE_MAXLEN)
+				return -EINVAL;
+		} else {
+			d.dlen = 16;	/* sizeof(struct nft_verdict) */
+		}
+	} else if (d.flags & NFT_SET_MAP) {
+		return -EINVAL;
+	}
+	if (cda[NFTA_SET_OBJ_TYPE]) {
+		if (!(d.flags & NFT_SET_OBJECT))
+			return -EINVAL;
+		d.objtype = nfnl_attr_be32(cda[NFTA_SET_OBJ_TYPE]);
+		if (d.objtype == 0 || d.objtype > 10 /* NFT_OBJECT_MAX */)
+			return -EOPNOTSUPP;
+	} else if (d.flags & NFT_SET_OBJECT) {
+		return -EINVAL;
+	}
+	if (cda[NFTA_SET_TIMEOUT]) {
+		if (!(d.flags & NFT_SET_TIMEOUT))
+			return -EINVAL;
+		if (d.flags & NFT_SET_ANONYMOUS)
+			return -EOPNOTSUPP;
+		d.timeout = nfnl_attr_be64(cda[NFTA_SET_TIMEOUT]);
+	}
+	if (cda[NFTA_SET_GC_INTERVAL]) {
+		if (!(d.flags & NFT_SET_TIMEOUT))
+			return -EINVAL;
+		if (d.flags & NFT_SET_ANONYMOUS)
+			return -EOPNOTSUPP;
+		d.gc_int = nfnl_attr_be32(cda[NFTA_SET_GC_INTERVAL]);
+	}
+	if (cda[NFTA_SET_POLICY]) {
+		d.policy = nfnl_attr_be32(cda[NFTA_SET_POLICY]);
+		if (d.policy != NFT_SET_POL_PERFORMANCE && d.policy != NFT_SET_POL_MEMORY)
+			return -EOPNOTSUPP;
+		d.has_policy = true;
+	}
+	if (cda[NFTA_SET_DESC]) {
+		err = parse_desc(cda[NFTA_SET_DESC], &d);
+		if (err)
+			return err;
+		if (d.nfields > 1) {
+			if (!(d.flags & NFT_SET_CONCAT))
+				return -EINVAL;
+		} else if (d.flags & NFT_SET_CONCAT) {
+			return -EINVAL;
+		}
+	} else if (d.flags & NFT_SET_CONCAT) {
+		return -EINVAL;
+	}
+
+	t = nfnl_table_get(ctx, cda[NFTA_SET_TABLE], mask);
+	if (!t) {
+		extack_set(ctx->ext, NULL, cda[NFTA_SET_TABLE]);
+		return -ENOENT;
+	}
+	nfnl_attr_strlcpy(name, cda[NFTA_SET_NAME], sizeof(name));
+	s = ruleset_set_lookup(t, name, mask);
+	if (s) {
+		if (ctx->nlh->nlmsg_flags & NLM_F_EXCL) {
+			extack_set(ctx->ext, NULL, cda[NFTA_SET_NAME]);
+			return -EEXIST;
+		}
+		if (ctx->nlh->nlmsg_flags & NLM_F_REPLACE)
+			return -EOPNOTSUPP;
+		if (s->flags & NFT_SET_ANONYMOUS)
+			return -EOPNOTSUPP;
+		if (cda[NFTA_SET_EXPR] || cda[NFTA_SET_EXPRESSIONS])
+			goto out_set_exprs;
+		if (!set_is_same(s, &d)) {
+			extack_set(ctx->ext, NULL, cda[NFTA_SET_NAME]);
+			return -EEXIST;
+		}
+		return 0;
+	}
+	if (!(ctx->nlh->nlmsg_flags & NLM_F_CREATE))
+		return -ENOENT;
+	if (cda[NFTA_SET_EXPR] || cda[NFTA_SET_EXPRESSIONS])
+		goto out_set_exprs;
+	err = alloc_name(ctx, t, cda[NFTA_SET_NAME], name, sizeof(name));
+	if (err)
+		return err;
+	s = ruleset_set_alloc(t, name);
+	if (!s)
+		return -ENOMEM;
+	if (cda[NFTA_SET_USERDATA]) {
+		err = nfnl_attr_udata(cda[NFTA_SET_USERDATA], &s->udata);
+		if (err)
+			goto out_free_set;
+	}
+	s->flags = d.flags;
+	s->ktype = d.ktype;
+	s->klen = d.klen;
+	s->dtype = d.dtype;
+	s->dlen = d.dlen;
+	s->objtype = d.objtype;
+	s->policy = d.policy;
+	s->has_policy = d.has_policy;
+	s->size = d.size;
+	s->timeout = d.timeout;
+	s->gc_int = d.gc_int;
+	s->nfields = d.nfields > 1 ? d.nfields : 0;
+	memcpy(s->field_len, d.field_len, sizeof(s->field_len));
+	s->handle = ++t->hgenerator;
+	s->genmask = genmask_cur(ctx->net);
+	tr = set_tx_add(ctx, TRANS_NEWSET, s);
+	if (!tr) {
+		err = -ENOMEM;
+		goto out_free_set;
+	}
+	tr->id = nfnl_attr_be32(cda[NFTA_SET_ID]);
+	list_add_tail(&s->list, &t->sets);
+	t->use++;
+	return 0;
+
+out_free_set:
+	ruleset_set_free(s);
+	return err;
+out_set_exprs:
+	extack_set(ctx->ext, "nfbpfd: set expressions are not supported yet",
+		   cda[NFTA_SET_EXPR] ? cda[NFTA_SET_EXPR] : cda[NFTA_SET_EXPRESSIONS]);
+	return -EOPNOTSUPP;
+}
+
+static void fill_concat(struct nfnl_buf *b, const struct set *s)
+{
+	size_t concat = nfnl_nest_start(b, NFTA_SET_DESC_CONCAT);
+	uint32_t i;
+
+	for (i = 0; i < s->nfields; i++) {
+		size_t elem = nfnl_nest_start(b, NFTA_LIST_ELEM);
+
+		nfnl_put_be32(b, NFTA_SET_FIELD_LEN, s->field_len[i]);
+		nfnl_nest_end(b, elem);
+	}
+	nfnl_nest_end(b, concat);
+}
+
+void nfnl_set_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
+		   uint32_t seq, int event, uint16_t flags, const struct set *s)
+{
+	size_t off = nfnl_msg_start(b, (NFNL_SUBSYS_NFTABLES << 8) | event,
+				    flags, seq, portid, s->table->family,
+				    nft_res_id(net));
+	size_t desc;
+
+	nfnl_put_str(b, NFTA_SET_TABLE, s->table->name);
+	nfnl_put_str(b, NFTA_SET_NAME, s->name);
+	nfnl_put_be64(b, NFTA_SET_HANDLE, s->handle);
+	if (s->flags)
+		nfnl_put_be32(b, NFTA_SET_FLAGS, s->flags);
+	nfnl_put_be32(b, NFTA_SET_KEY_TYPE, s->ktype);
+	nfnl_put_be32(b, NFTA_SET_KEY_LEN, s->klen);
+	if (s->flags & NFT_SET_MAP) {
+		nfnl_put_be32(b, NFTA_SET_DATA_TYPE, s->dtype);
+		nfnl_put_be32(b, NFTA_SET_DATA_LEN, s->dlen);
+	}
+	if (s->flags & NFT_SET_OBJECT)
+		nfnl_put_be32(b, NFTA_SET_OBJ_TYPE, s->objtype);
+	if (s->timeout)
+		nfnl_put_be64(b, NFTA_SET_TIMEOUT, s->timeout);
+	if (s->gc_int)
+		nfnl_put_be32(b, NFTA_SET_GC_INTERVAL, s->gc_int);
+	if (s->policy != NFT_SET_POL_PERFORMANCE)
+		nfnl_put_be32(b, NFTA_SET_POLICY, s->policy);
+	nfnl_put_udata(b, NFTA_SET_USERDATA, &s->udata);
+	desc = nfnl_nest_start(b, NFTA_SET_DESC);
+	if (s->size)
+		nfnl_put_be32(b, NFTA_SET_DESC_SIZE, s->size);
+	if (s->nfields > 1)
+		fill_concat(b, s);
+	nfnl_nest_end(b, desc);
+	nfnl_msg_end(b, off);
+}
+
+/* set_find - by handle or name, active in @mask; ENOENT with bad attr */
+static int set_find(struct nfnl_ctx *ctx, const struct nlattr **cda, uint8_t mask,
+		    struct table **tp, struct set **sp, const struct nlattr **ap)
+{
+	const struct nlattr *attr;
+	struct table *t;
+	struct set *s;
+
+	t = nfnl_table_get(ctx, cda[NFTA_SET_TABLE], mask);
+	if (!t) {
+		extack_set(ctx->ext, NULL, cda[NFTA_SET_TABLE]);
+		return cda[NFTA_SET_TABLE] ? -ENOENT : -EINVAL;
+	}
+	*tp = t;
+	if (cda[NFTA_SET_HANDLE] && mask == genmask_next(ctx->net)) {
+		attr = cda[NFTA_SET_HANDLE];
+		s = ruleset_set_lookup_handle(t, nfnl_attr_be64(attr), mask);
+	} else {
+		char name[NAME_MAXLEN];
+
+		attr = cda[NFTA_SET_NAME];
+		if (!attr)
+			return -EINVAL;
+		nfnl_attr_strlcpy(name, attr, sizeof(name));
+		s = ruleset_set_lookup(t, name, mask);
+	}
+	*ap = attr;
+	*sp = s;
+	if (!s) {
+		extack_set(ctx->ext, NULL, attr);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int nfnl_set_delete(struct nfnl_ctx *ctx, struct set *s)
+{
+	struct trans *tr = set_tx_add(ctx, TRANS_DELSET, s);
+
+	if (!tr)
+		return -ENOMEM;
+	tr->family = s->table->family;
+	s->genmask |= genmask_next(ctx->net);
+	s->table->use--;
+	return 0;
+}
+
+int nfnl_delset(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	bool destroy = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYSET;
+	const struct nlattr *attr = NULL;
+	struct table *t = NULL;
+	struct set *s = NULL;
+	int err;
+
+	err = set_find(ctx, cda, genmask_next(ctx->net), &t, &s, &attr);
+	if (err)
+		return (err == -ENOENT && t && destroy) ? 0 : err;
+	if (s->use || ((ctx->nlh->nlmsg_flags & NLM_F_NONREC) && s->nelems)) {
+		extack_set(ctx->ext, NULL, attr);
+		return -EBUSY;
+	}
+	return nfnl_set_delete(ctx, s);
+}
+
+int nfnl_getset(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	const struct nlattr *attr;
+	struct table *t;
+	struct set *s;
+	int err;
+
+	err = set_find(ctx, cda, genmask_cur(ctx->net), &t, &s, &attr);
+	if (err)
+		return err;
+	nfnl_set_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
+		      ctx->nlh->nlmsg_seq, NFT_MSG_NEWSET, 0, s);
+	nfnl_out_cut(&ctx->cl->out);
+	return ctx->cl->out.buf.err;
+}
+
+int nfnl_dumpsets(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	uint8_t mask = genmask_cur(ctx->net);
+	struct table *t;
+	struct set *s;
+
+	list_for_each_entry(t, &ctx->net->tables, list) {
+		if (!nfnl_family_match(ctx->family, t->family))
+			continue;
+		if (cda[NFTA_SET_TABLE] && nfnl_attr_strcmp(cda[NFTA_SET_TABLE], t->name))
+			continue;
+		list_for_each_entry(s, &t->sets, list) {
+			size_t off = ctx->cl->out.buf.len;
+
+			if (!active(s->genmask, mask))
+				continue;
+			nfnl_set_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
+				      ctx->nlh->nlmsg_seq, NFT_MSG_NEWSET,
+				      NLM_F_MULTI, s);
+			nfnl_dump_added(ctx, off);
+		}
+	}
+	return 0;
+}
+
+/* ---- elements ----------------------------------------------------------- */
+
+static void elem_fill(struct nfnl_buf *b, const struct set *s,
+		      const struct set_elem *e)
+{
+	size_t nest = nfnl_nest_start(b, NFTA_LIST_ELEM);
+
+	if (e->key.len)
+		nfnl_data_value_dump(b, NFTA_SET_ELEM_KEY, &e->key);
+	if (e->key_end.len)
+		nfnl_data_value_dump(b, NFTA_SET_ELEM_KEY_END, &e->key_end);
+	if (e->has_data) {
+		if (s->dtype == NFT_DATA_VERDICT)
+			nfnl_data_verdict_dump(b, NFTA_SET_ELEM_DATA, &e->verdict);
+		else
+			nfnl_data_value_dump(b, NFTA_SET_ELEM_DATA, &e->data);
+	}
+	if (e->flags)
+		nfnl_put_be32(b, NFTA_SET_ELEM_FLAGS, e->flags);
+	if (e->timeout) {
+		nfnl_put_be64(b, NFTA_SET_ELEM_TIMEOUT, e->timeout);
+		nfnl_put_be64(b, NFTA_SET_ELEM_EXPIRATION, e->timeout);
+	}
+	nfnl_put_udata(b, NFTA_SET_ELEM_USERDATA, &e->udata);
+	nfnl_nest_end(b, nest);
+}
+
+static size_t elem_msg_start(struct nfnl_buf *b, struct net *net, uint32_t portid,
+			     uint32_t seq, int event, uint16_t flags,
+			     const struct set *s, size_t *elems)
+{
+	size_t off = nfnl_msg_start(b, (NFNL_SUBSYS_NFTABLES << 8) | event,
+				    flags, seq, portid, s->table->family,
+				    nft_res_id(net));
+
+	nfnl_put_str(b, NFTA_SET_ELEM_LIST_TABLE, s->table->name);
+	nfnl_put_str(b, NFTA_SET_ELEM_LIST_SET, s->name);
+	*elems = nfnl_nest_start(b, NFTA_SET_ELEM_LIST_ELEMENTS);
+	return off;
+}
+
+void nfnl_setelem_notify_fill(struct nfnl_buf *b, struct net *net,
+			      uint32_t portid, uint32_t seq, int event,
+			      uint16_t flags, const struct set *s,
+			      const struct set_elem *e)
+{
+	size_t elems, off = elem_msg_start(b, net, portid, seq, event, flags, s,
+					   &elems);
+
+	elem_fill(b, s, e);
+	nfnl_nest_end(b, elems);
+	nfnl_msg_end(b, off);
+}
+
+/* elem_set - the set an element message names (by name or batch id) */
+static int elem_set(struct nfnl_ctx *ctx, const struct nlattr **cda, uint8_t mask,
+		    struct set **sp)
+{
+	struct table *t;
+	struct set *s = NULL;
+
+	t = nfnl_table_get(ctx, cda[NFTA_SET_ELEM_LIST_TABLE], mask);
+	if (!t) {
+		extack_set(ctx->ext, NULL, cda[NFTA_SET_ELEM_LIST_TABLE]);
+		return cda[NFTA_SET_ELEM_LIST_TABLE] ? -ENOENT : -EINVAL;
+	}
+	if (cda[NFTA_SET_ELEM_LIST_SET]) {
+		char name[NAME_MAXLEN];
+
+		nfnl_attr_strlcpy(name, cda[NFTA_SET_ELEM_LIST_SET], sizeof(name));
+		s = ruleset_set_lookup(t, name, mask);
+	}
+	if (!s && cda[NFTA_SET_ELEM_LIST_SET_ID] && ctx->tx)
+		s = ruleset_tx_find_set_id(ctx->tx, t,
+					   nfnl_attr_be32(cda[NFTA_SET_ELEM_LIST_SET_ID]));
+	if (!s) {
+		extack_set(ctx->ext, NULL, cda[NFTA_SET_ELEM_LIST_SET]);
+		return cda[NFTA_SET_ELEM_LIST_SET] || cda[NFTA_SET_ELEM_LIST_SET_ID] ?
+		       -ENOENT : -EINVAL;
+	}
+	*sp = s;
+	return 0;
+}
+
+static bool data_eq(const struct data_value *a, const struct data_value *b)
+{
+	return a->len == b->len && !memcmp(a->v, b->v, a->len);
+}
+
+/* elem_find - the active element with the same key (and interval-end flag) */
+static struct set_elem *elem_find(struct set *s, const struct set_elem *k,
+				  uint8_t mask)
+{
+	struct set_elem *e;
+
+	list_for_each_entry(e, &s->elems, list) {
+		if (!active(e->genmask, mask))
+			continue;
+		if (data_eq(&e->key, &k->key) && data_eq(&e->key_end, &k->key_end) &&
+		    (e->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL)) ==
+		    (k->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL)))
+			return e;
+	}
+	return NULL;
+}
+
+static int elem_parse(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *attr,
+		      struct set_elem *e, bool del)
+{
+	const struct nlattr *nla[NFTA_SET_ELEM_MAX + 1];
+	struct nfnl_expr_ctx ectx = {
+		.net = ctx->net, .table = s->table, .family = ctx->family,
+		.tx = ctx->tx, .ext = ctx->ext,
+	};
+	int err;
+
+	err = nfnl_attr_parse_nested(attr, NFTA_SET_ELEM_MAX, elem_policy, nla, NULL);
+	if (err)
+		return err;
+	if (nla[NFTA_SET_ELEM_FLAGS]) {
+		e->flags = nfnl_attr_be32(nla[NFTA_SET_ELEM_FLAGS]);
+		if (e->flags & ~(NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL))
+			return -EOPNOTSUPP;
+		if (!(s->flags & NFT_SET_INTERVAL) && (e->flags & NFT_SET_ELEM_INTERVAL_END))
+			return -EINVAL;
+		if ((e->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL)) ==
+		    (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL))
+			return -EINVAL;
+	}
+	if (!nla[NFTA_SET_ELEM_KEY] && !(e->flags & ELEM_F_CATCHALL))
+		return -EINVAL;
+	if (nla[NFTA_SET_ELEM_KEY]) {
+		err = nfnl_data_value_parse(nla[NFTA_SET_ELEM_KEY], &e->key,
+					    DATA_VALUE_MAXLEN, s->klen);
+		if (err)
+			return err;
+	}
+	if (nla[NFTA_SET_ELEM_KEY_END]) {
+		err = nfnl_data_value_parse(nla[NFTA_SET_ELEM_KEY_END], &e->key_end,
+					    DATA_VALUE_MAXLEN, s->klen);
+		if (err)
+			return err;
+	}
+	if (del)
+		return 0;
+	if (s->flags & NFT_SET_MAP) {
+		if (!nla[NFTA_SET_ELEM_DATA] && !(e->flags & NFT_SET_ELEM_INTERVAL_END))
+			return -EINVAL;
+	} else if (nla[NFTA_SET_ELEM_DATA]) {
+		return -EINVAL;
+	}
+	if (s->flags & NFT_SET_OBJECT) {
+		if (!nla[NFTA_SET_ELEM_OBJREF] && !(e->flags & NFT_SET_ELEM_INTERVAL_END))
+			return -EINVAL;
+	} else if (nla[NFTA_SET_ELEM_OBJREF]) {
+		return -EINVAL;
+	}
+	if ((e->flags & NFT_SET_ELEM_INTERVAL_END) &&
+	    (nla[NFTA_SET_ELEM_DATA] || nla[NFTA_SET_ELEM_OBJREF] ||
+	     nla[NFTA_SET_ELEM_TIMEOUT] || nla[NFTA_SET_ELEM_EXPIRATION] ||
+	     nla[NFTA_SET_ELEM_USERDATA] || nla[NFTA_SET_ELEM_EXPR] ||
+	     nla[NFTA_SET_ELEM_KEY_END] || nla[NFTA_SET_ELEM_EXPRESSIONS]))
+		return -EINVAL;
+	if (nla[NFTA_SET_ELEM_TIMEOUT]) {
+		if (!(s->flags & NFT_SET_TIMEOUT))
+			return -EINVAL;
+		e->timeout = nfnl_attr_be64(nla[NFTA_SET_ELEM_TIMEOUT]);
+	} else if ((s->flags & NFT_SET_TIMEOUT) && !(e->flags & NFT_SET_ELEM_INTERVAL_END)) {
+		e->timeout = s->timeout;
+	}
+	if (nla[NFTA_SET_ELEM_EXPIRATION] && !(s->flags & NFT_SET_TIMEOUT))
+		return -EINVAL;
+	if (nla[NFTA_SET_ELEM_EXPR] || nla[NFTA_SET_ELEM_EXPRESSIONS] ||
+	    nla[NFTA_SET_ELEM_OBJREF] || e->timeout) {
+		extack_set(ctx->ext, "nfbpfd: element timeouts, expressions and "
+			   "object references are not supported yet", NULL);
+		return -EOPNOTSUPP;
+	}
+	if (nla[NFTA_SET_ELEM_DATA]) {
+		if (s->dtype == NFT_DATA_VERDICT) {
+			err = nfnl_data_verdict_parse(&ectx, nla[NFTA_SET_ELEM_DATA],
+						      &e->verdict);
+		} else {
+			err = nfnl_data_value_parse(nla[NFTA_SET_ELEM_DATA], &e->data,
+						    DATA_VALUE_MAXLEN, s->dlen);
+		}
+		if (err)
+			return err;
+		e->has_data = true;
+	}
+	if (nla[NFTA_SET_ELEM_USERDATA])
+		return nfnl_attr_udata(nla[NFTA_SET_ELEM_USERDATA], &e->udata);
+	return 0;
+}
+
+static bool elem_same_data(const struct set *s, const struct set_elem *a,
+			   const struct set_elem *b)
+{
+	if (a->has_data != b->has_data)
+		return false;
+	if (!a->has_data)
+		return true;
+	if (s->dtype == NFT_DATA_VERDICT)
+		return a->verdict.code == b->verdict.code &&
+		       a->verdict.chain == b->verdict.chain;
+	return data_eq(&a->data, &b->data);
+}
+
+static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *attr)
+{
+	uint8_t mask = genmask_next(ctx->net);
+	struct set_elem *e, *old;
+	struct trans *tr;
+	int err;
+
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	list_init(&e->list);
+	err = elem_parse(ctx, s, attr, e, false);
+	if (err)
+		goto out_free;
+	old = elem_find(s, e, mask);
+	if (old) {
+		err = (!elem_same_data(s, old, e) ||
+		       (ctx->nlh->nlmsg_flags & NLM_F_EXCL)) ? -EEXIST : 0;
+		goto out_free;
+	}
+	if (!(e->flags & ELEM_F_CATCHALL) &&
+	    ((s->size && s->nelems >= s->size) || s->nelems >= SET_ELEMS_MAX)) {
+		err = -ENFILE;
+		goto out_free;
+	}
+	tr = set_tx_add(ctx, TRANS_NEWSETELEM, s);
+	if (!tr) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	tr->elem = e;
+	e->genmask = genmask_cur(ctx->net);
+	if (e->verdict.chain)
+		e->verdict.chain->use++;
+	s->nelems++;
+	list_add_tail(&e->list, &s->elems);
+	return 0;
+
+out_free:
+	ruleset_elem_free(e);
+	return err;
+}
+
+static int del_elem(struct nfnl_ctx *ctx, struct set *s, struct set_elem *e)
+{
+	struct trans *tr = set_tx_add(ctx, TRANS_DELSETELEM, s);
+
+	if (!tr)
+		return -ENOMEM;
+	tr->elem = e;
+	e->genmask |= genmask_next(ctx->net);
+	if (e->verdict.chain)
+		e->verdict.chain->use--;
+	s->nelems--;
+	return 0;
+}
+
+int nfnl_newsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	const struct nlattr *a;
+	struct set *s;
+	size_t left;
+	int err;
+
+	if (!cda[NFTA_SET_ELEM_LIST_ELEMENTS])
+		return -EINVAL;
+	err = elem_set(ctx, cda, genmask_next(ctx->net), &s);
+	if (err)
+		return err;
+	if (s->use && (s->flags & (NFT_SET_CONSTANT | NFT_SET_ANONYMOUS)))
+		return -EBUSY;
+	for_each_nested(a, cda[NFTA_SET_ELEM_LIST_ELEMENTS], left) {
+		err = add_elem(ctx, s, a);
+		if (err) {
+			ctx->ext->bad_attr = a;
+			return err;
+		}
+	}
+	return 0;
+}
+
+int nfnl_delsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	bool destroy = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYSETELEM;
+	uint8_t mask = genmask_next(ctx->net);
+	struct set_elem *e, *en;
+	const struct nlattr *a;
+	struct set *s;
+	size_t left;
+	int err;
+
+	err = elem_set(ctx, cda, mask, &s);
+	if (err)
+		return err;
+	if (s->use && (s->flags & NFT_SET_CONSTANT))
+		return -EBUSY;
+	if (!cda[NFTA_SET_ELEM_LIST_ELEMENTS]) {
+		list_for_each_entry_safe(e, en, &s->elems, list) {
+			if (!active(e->genmask, mask))
+				continue;
+			err = del_elem(ctx, s, e);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	for_each_nested(a, cda[NFTA_SET_ELEM_LIST_ELEMENTS], left) {
+		struct set_elem k = { 0 };
+
+		err = elem_parse(ctx, s, a, &k, true);
+		if (!err) {
+			e = elem_find(s, &k, mask);
+			err = e ? del_elem(ctx, s, e) : (destroy ? 0 : -ENOENT);
+		}
+		if (err) {
+			ctx->ext->bad_attr = a;
+			return err;
+		}
+	}
+	return 0;
+}
+
+int nfnl_getsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	uint8_t mask = genmask_cur(ctx->net);
+	const struct nlattr *a;
+	struct set *s;
+	size_t left;
+	int err;
+
+	err = elem_set(ctx, cda, mask, &s);
+	if (err)
+		return err;
+	if (!cda[NFTA_SET_ELEM_LIST_ELEMENTS])
+		return -EINVAL;
+	for_each_nested(a, cda[NFTA_SET_ELEM_LIST_ELEMENTS], left) {
+		struct set_elem k = { 0 }, *e;
+
+		err = elem_parse(ctx, s, a, &k, true);
+		if (err)
+			return err;
+		e = elem_find(s, &k, mask);
+		if (!e)
+			return -ENOENT;
+		nfnl_setelem_notify_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
+					 ctx->nlh->nlmsg_seq, NFT_MSG_NEWSETELEM, 0,
+					 s, e);
+		nfnl_out_cut(&ctx->cl->out);
+	}
+	return ctx->cl->out.buf.err;
+}
+
+int nfnl_dumpsetelems(struct nfnl_ctx *ctx, const struct nlattr **cda)
+{
+	uint8_t mask = genmask_cur(ctx->net);
+	struct nfnl_buf *b = &ctx->cl->out.buf;
+	const struct set_elem *e;
+	size_t off = 0, elems = 0;
+	bool open = false;
+	struct set *s;
+	int err;
+
+	err = elem_set(ctx, cda, mask, &s);
+	if (err)
+		return err;
+	list_for_each_entry(e, &s->elems, list) {
+		if (!active(e->genmask, mask))
+			continue;
+		if (!open) {
+			off = elem_msg_start(b, ctx->net, ctx->cl->portid,
+					     ctx->nlh->nlmsg_seq, NFT_MSG_NEWSETELEM,
+					     NLM_F_MULTI, s, &elems);
+			open = true;
+		}
+		elem_fill(b, s, e);
+		if (b->len - off > 3000) {
+			nfnl_nest_end(b, elems);
+			nfnl_msg_end(b, off);
+			nfnl_dump_added(ctx, off);
+			open = false;
+		}
+	}
+	if (open) {
+		nfnl_nest_end(b, elems);
+		nfnl_msg_end(b, off);
+		nfnl_dump_added(ctx, off);
+	}
+	return 0;
+}
