@@ -20,6 +20,7 @@
 #include <syslog.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -278,10 +279,119 @@ out_drop:
 	conn_free(c);
 }
 
+#define DATA_MAX_FDS	8	/* fds taken per data datagram; more are dropped */
+
+/**
+ * struct dgram - one data datagram as received, with the fds it carried
+ * @len: its length (recvmsg() result)
+ * @fd: the first SCM_RIGHTS fd, or -1; the others are closed on receipt
+ * @nfds: fds it carried (those dropped by MSG_CTRUNC not counted)
+ * @ctrunc: the kernel dropped control data (MSG_CTRUNC)
+ */
+struct dgram {
+	ssize_t len;
+	int fd;
+	int nfds;
+	bool ctrunc;
+};
+
+/*
+ * dgram_recv - receives the next data datagram into @buf (@size bytes;
+ * NULL/0 discards it), always with a control buffer, so no fd a client
+ * attaches stays open behind the caller's back: every fd but the first
+ * is closed here, the first is the caller's to use or close.
+ */
+static void dgram_recv(struct conn *c, void *buf, size_t size, struct dgram *dg)
+{
+	union {
+		char buf[CMSG_SPACE(DATA_MAX_FDS * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *cm;
+
+	dg->fd = -1;
+	dg->nfds = 0;
+	dg->ctrunc = false;
+	dg->len = recvmsg(c->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	if (dg->len < 0)
+		return;
+	dg->ctrunc = msg.msg_flags & MSG_CTRUNC;
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		size_t i, n;
+		int fd;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++) {
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
+			if (dg->nfds++)
+				close(fd);
+			else
+				dg->fd = fd;
+		}
+	}
+}
+
+/* A struct nfbpf_bigmsg, or an attempt at one (see shim_proto.h). */
+static bool dgram_is_bigmsg(const void *buf, const struct dgram *dg)
+{
+	uint32_t magic;
+
+	if (dg->len == sizeof(struct nfbpf_bigmsg) && (dg->nfds || dg->ctrunc))
+		return true;
+	if (dg->len < (ssize_t)sizeof(magic))
+		return false;
+	memcpy(&magic, buf, sizeof(magic));
+	return magic == NFBPF_BIGMSG_MAGIC;
+}
+
+/*
+ * bigmsg_map - checks a struct nfbpf_bigmsg and maps its memfd read-only
+ * (the seals keep the sender from changing or truncating it meanwhile).
+ * Returns 0 with *@map, *@len set, or -EINVAL (malformed), -EMSGSIZE
+ * (over MAX_DGRAM, as a plain datagram) or -ENOBUFS.
+ */
+static int bigmsg_map(const void *buf, const struct dgram *dg, void **map,
+		      size_t *len)
+{
+	struct nfbpf_bigmsg bm;
+	struct stat st;
+	int seals;
+
+	if (dg->len != sizeof(bm) || dg->nfds != 1 || dg->ctrunc)
+		return -EINVAL;
+	memcpy(&bm, buf, sizeof(bm));
+	if (bm.magic != NFBPF_BIGMSG_MAGIC || bm.pad || !bm.len)
+		return -EINVAL;
+	if (bm.len > MAX_DGRAM)
+		return -EMSGSIZE;
+	if (fstat(dg->fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != bm.len)
+		return -EINVAL;
+	seals = fcntl(dg->fd, F_GET_SEALS);
+	if (seals < 0 ||
+	    (seals & NFBPF_BIGMSG_SEALS_REQ) != NFBPF_BIGMSG_SEALS_REQ)
+		return -EINVAL;
+	*map = mmap(NULL, bm.len, PROT_READ, MAP_SHARED | MAP_POPULATE,
+		    dg->fd, 0);
+	if (*map == MAP_FAILED)
+		return errno == ENOMEM ? -ENOBUFS : -EINVAL;
+	*len = bm.len;
+	return 0;
+}
+
 static void handle_data(struct conn *c)
 {
+	struct dgram dg;
+	void *buf, *map = NULL;
+	size_t maplen = 0;
 	ssize_t len;
-	void *buf;
 	int err = 0;
 
 	len = recv(c->fd, NULL, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
@@ -292,20 +402,37 @@ static void handle_data(struct conn *c)
 		return;
 	}
 	if ((size_t)len > MAX_DGRAM) {
-		recv(c->fd, NULL, 0, MSG_DONTWAIT);	/* discard */
+		dgram_recv(c, NULL, 0, &dg);	/* discard */
+		if (dg.fd >= 0)
+			close(dg.fd);
 		ctl_reply(c, NFBPF_CTL_SENT, -EMSGSIZE, 0);
 		return;
 	}
 	buf = malloc(len);
 	if (!buf) {
-		recv(c->fd, NULL, 0, MSG_DONTWAIT);
+		dgram_recv(c, NULL, 0, &dg);
+		if (dg.fd >= 0)
+			close(dg.fd);
 		ctl_reply(c, NFBPF_CTL_SENT, -ENOBUFS, 0);
 		return;
 	}
-	len = recv(c->fd, buf, len, MSG_DONTWAIT);
-	if (len > 0)
-		nfnl_rcv(&c->cl, buf, len);
+	dgram_recv(c, buf, len, &dg);
+	if (dg.len > 0 && dgram_is_bigmsg(buf, &dg)) {
+		err = bigmsg_map(buf, &dg, &map, &maplen);
+		if (!err) {
+			nfnl_rcv(&c->cl, map, maplen);
+			munmap(map, maplen);
+		}
+	} else if (dg.len > 0) {
+		nfnl_rcv(&c->cl, buf, dg.len);
+	}
+	if (dg.fd >= 0)
+		close(dg.fd);
 	free(buf);
+	if (err) {
+		ctl_reply(c, NFBPF_CTL_SENT, err, 0);
+		return;
+	}
 	if (c->cl.out.buf.err) {
 		/* out of memory while answering: the kernel would drop replies */
 		nfnl_out_fini(&c->cl.out);

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -787,8 +788,81 @@ static int datagram_send(int fd, const struct msghdr *m)
 }
 
 /*
+ * Copies the @len bytes of @iov into a sealed memfd for struct
+ * nfbpf_bigmsg. Returns the memfd or -errno: EFAULT for a bad buffer (as
+ * the kernel's sendmsg()), ENOBUFS when the memfd cannot be had or filled.
+ */
+static int bigmsg_fill(const struct iovec *iov, size_t iovlen, size_t len)
+{
+	off_t off = 0;
+	size_t i, left;
+	const char *p;
+	ssize_t w;
+	int mfd, err;
+
+	mfd = memfd_create("nfbpf-batch", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (mfd < 0)
+		return -ENOBUFS;
+	if (ftruncate(mfd, (off_t)len)) {
+		err = -ENOBUFS;
+		goto out_close;
+	}
+	for (i = 0; i < iovlen; i++) {
+		p = iov[i].iov_base;
+		left = iov[i].iov_len;
+		while (left) {
+			w = pwrite(mfd, p, left, off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				err = w < 0 && errno == EFAULT ? -EFAULT : -ENOBUFS;
+				goto out_close;
+			}
+			p += w;
+			left -= (size_t)w;
+			off += w;
+		}
+	}
+	if (REAL(fcntl)(mfd, F_ADD_SEALS, NFBPF_BIGMSG_SEALS)) {
+		err = -ENOBUFS;
+		goto out_close;
+	}
+	return mfd;
+
+out_close:
+	REAL(close)(mfd);
+	return err;
+}
+
+/* Sends struct nfbpf_bigmsg for @len bytes in @mfd, with it attached. */
+static int bigmsg_send(int fd, int mfd, size_t len)
+{
+	struct nfbpf_bigmsg bm = { .magic = NFBPF_BIGMSG_MAGIC, .len = len };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = &bm, .iov_len = sizeof(bm) };
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *c;
+
+	memset(&u, 0, sizeof(u));
+	c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &mfd, sizeof(int));
+	return datagram_send(fd, &m);
+}
+
+/*
  * One application send: one datagram to nfbpfd, then wait for
- * NFBPF_CTL_SENT, so every reply is readable when this returns. The
+ * NFBPF_CTL_SENT, so every reply is readable when this returns. Above
+ * NFBPF_BIGMSG_THRESHOLD bytes the datagram goes in a memfd (struct
+ * nfbpf_bigmsg): unix datagrams cannot be much larger than wmem_max. The
  * destination address is checked (netlink_sendmsg()) but not used.
  * Returns the bytes sent or -errno.
  */
@@ -799,8 +873,8 @@ static ssize_t nl_send(struct nlsock *s, int fd, const struct iovec *iov,
 	const struct sockaddr_nl *dst = name;
 	struct msghdr m = { .msg_iov = (struct iovec *)iov, .msg_iovlen = iovlen };
 	struct nfbpf_ctl_rep rep;
+	int err, mfd = -1;
 	size_t len;
-	int err;
 
 	/* 0. Validate. */
 	if (flags & MSG_OOB)
@@ -814,13 +888,26 @@ static ssize_t nl_send(struct nlsock *s, int fd, const struct iovec *iov,
 	    (namelen < sizeof(*dst) || dst->nl_family != AF_NETLINK))
 		return -EINVAL;
 
-	/* 1. The datagram, then the daemon's word that it was handled. */
+	/* 1. A large datagram is copied out first, outside the lock. */
+	if (len > NFBPF_BIGMSG_THRESHOLD) {
+		mfd = bigmsg_fill(iov, iovlen, len);
+		if (mfd < 0)
+			return mfd;
+	}
+
+	/* 2. The datagram, then the daemon's word that it was handled. */
 	pthread_mutex_lock(&s->lock);
-	sndbuf_fit(fd, len);
-	err = datagram_send(fd, &m);
+	if (mfd >= 0) {
+		err = bigmsg_send(fd, mfd, len);
+	} else {
+		sndbuf_fit(fd, len);
+		err = datagram_send(fd, &m);
+	}
 	if (!err)
 		err = ctl_wait(atomic_load(&s->ctl), NFBPF_CTL_SENT, &rep);
 	pthread_mutex_unlock(&s->lock);
+	if (mfd >= 0)
+		REAL(close)(mfd);
 	if (err)
 		return err;
 	atomic_store(&s->bound, true);

@@ -28,6 +28,12 @@
  * writes what it can of its pending output and answers with the number of
  * datagrams written (val); the shim retries the recv if val > 0. This
  * emulates the kernel, which produces dump chunks inside recvmsg().
+ *
+ * Large sends: a unix datagram cannot exceed the sender's SO_SNDBUF, which
+ * net.core.wmem_max caps (SO_SNDBUFFORCE still ends near 4 MiB), while
+ * netlink takes a whole `nft -f` batch (tens of MiB) in one sendmsg(). A
+ * send of more than NFBPF_BIGMSG_THRESHOLD bytes therefore travels in a
+ * sealed memfd, announced by a struct nfbpf_bigmsg datagram; see there.
  */
 #ifndef NFBPF_SHIM_PROTO_H
 #define NFBPF_SHIM_PROTO_H
@@ -37,7 +43,7 @@
 #define NFBPF_DEFAULT_SOCKET	"/run/nfbpf/nfbpf.sock"
 #define NFBPF_SOCKET_ENV	"NFBPF_SOCKET"
 #define NFBPF_PROTO_MAGIC	0x6e666270u	/* "nfbp" */
-#define NFBPF_PROTO_VERSION	1
+#define NFBPF_PROTO_VERSION	2	/* 2: struct nfbpf_bigmsg */
 
 /**
  * struct nfbpf_hello - first datagram on a new data connection
@@ -58,6 +64,44 @@ struct nfbpf_hello {
 	uint32_t version;
 	uint32_t protocol;
 	uint32_t flags;
+};
+
+#define NFBPF_BIGMSG_MAGIC	0xffffffffu	/* never a datagram's nlmsg_len */
+#define NFBPF_BIGMSG_THRESHOLD	(1u << 20)	/* larger sends use a memfd */
+#define NFBPF_BIGMSG_SEALS	0x000fu	/* F_SEAL_SEAL|SHRINK|GROW|WRITE */
+#define NFBPF_BIGMSG_SEALS_REQ	0x000au	/* F_SEAL_SHRINK|F_SEAL_WRITE */
+
+/**
+ * struct nfbpf_bigmsg - data datagram standing for a larger one in a memfd
+ * @magic: NFBPF_BIGMSG_MAGIC; as the nlmsg_len of a first netlink message
+ *	it could never fit in a datagram, so no netlink datagram starts so
+ * @pad: 0
+ * @len: size of the application's datagram, 1..the daemon's limit
+ *	(256 MiB in nfbpfd)
+ *
+ * Sent on the data connection instead of an application datagram longer
+ * than NFBPF_BIGMSG_THRESHOLD bytes, with SCM_RIGHTS carrying exactly one
+ * fd: a memfd (memfd_create("nfbpf-batch", MFD_CLOEXEC |
+ * MFD_ALLOW_SEALING)) holding the datagram's bytes at offset 0, its size
+ * exactly @len, sealed with NFBPF_BIGMSG_SEALS. The daemon requires at
+ * least NFBPF_BIGMSG_SEALS_REQ, so it can map the file without a copy and
+ * without the sender changing or truncating it meanwhile (which also
+ * limits the fd to memfd/shmem files). It handles the contents exactly as
+ * if they had come as the datagram itself and answers NFBPF_CTL_SENT as
+ * usual. The shim closes its memfd once the datagram is sent.
+ *
+ * A datagram is taken as a bigmsg when it starts with NFBPF_BIGMSG_MAGIC,
+ * or when it is sizeof(struct nfbpf_bigmsg) bytes long and carries fds.
+ * One that is malformed (other length, not exactly one fd, @pad not 0,
+ * @len 0 or not the file's size, missing seals, not mappable) is answered
+ * NFBPF_CTL_SENT with err -EINVAL; @len above the daemon's limit with
+ * -EMSGSIZE, as an oversized plain datagram. fds arriving with any other
+ * datagram are closed unused.
+ */
+struct nfbpf_bigmsg {
+	uint32_t magic;
+	uint32_t pad;
+	uint64_t len;
 };
 
 /* Control operations (struct nfbpf_ctl_req.op). */

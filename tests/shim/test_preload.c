@@ -7,7 +7,8 @@
  * daemon speaking include/nfbpf/shim_proto.h on a temporary socket: it
  * answers HELLO with port id FAKE_PORTID (+1 per connection), answers
  * every data datagram with one NLMSG_ERROR ack on the data fd and then
- * NFBPF_CTL_SENT, keeps SOL_NETLINK options and groups, and logs each
+ * NFBPF_CTL_SENT (a struct nfbpf_bigmsg is read from its memfd and logged
+ * with a checksum first), keeps SOL_NETLINK options and groups, and logs each
  * event as one line the tests read back (logged before answering, so the
  * line is there when the shim call returns). A few nlmsg_type values
  * (FAKE_T_*) make it misbehave on purpose.
@@ -35,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -90,6 +92,73 @@ static void fake_ctl_send(int ctl, uint32_t op, int32_t err, uint32_t val)
 		_exit(3);
 }
 
+/* FNV-1a, 64 bits: the checksum logged for a bigmsg's contents. */
+static uint64_t fake_sum(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (len--)
+		h = (h ^ *p++) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * One data datagram into @buf, fds and all. A struct nfbpf_bigmsg with
+ * its memfd is replaced by the memfd's contents (mapped: *@map, *@maplen
+ * to unmap), logged as "bigmsg len=N fds=F seals=S sum=X" first. Returns
+ * the datagram's length, or -1 (end of file or error).
+ */
+static ssize_t fake_data_recv(int data, char *buf, char **dgram, void **map,
+			      size_t *maplen)
+{
+	union {
+		char buf[CMSG_SPACE(8 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = buf, .iov_len = FAKE_BUFSZ };
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct nfbpf_bigmsg bm;
+	struct cmsghdr *c;
+	int fds[8], nfds = 0, seals, i;
+	struct stat st;
+	ssize_t n;
+
+	*dgram = buf;
+	*map = NULL;
+	n = recvmsg(data, &m, MSG_CMSG_CLOEXEC);
+	if (n <= 0)
+		return -1;
+	for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (i = 0; i < (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int)); i++)
+			if (nfds < 8)
+				memcpy(&fds[nfds++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+	}
+	memcpy(&bm, buf, sizeof(bm));
+	if (n == sizeof(bm) && bm.magic == NFBPF_BIGMSG_MAGIC) {
+		seals = nfds == 1 ? fcntl(fds[0], F_GET_SEALS) : -1;
+		if (nfds != 1 || fstat(fds[0], &st) || (uint64_t)st.st_size != bm.len ||
+		    (seals & NFBPF_BIGMSG_SEALS_REQ) != NFBPF_BIGMSG_SEALS_REQ)
+			_exit(5);
+		*map = mmap(NULL, bm.len, PROT_READ, MAP_SHARED, fds[0], 0);
+		if (*map == MAP_FAILED)
+			_exit(6);
+		*maplen = bm.len;
+		*dgram = *map;
+		n = bm.len;
+		fake_log("bigmsg len=%zd fds=%d seals=%#x sum=%016llx", n, nfds, seals,
+			 (unsigned long long)fake_sum(*dgram, n));
+	}
+	for (i = 0; i < nfds; i++)
+		close(fds[i]);
+	return n;
+}
+
 /* Kernel SOL_NETLINK options nfbpfd must know (net/netlink/af_netlink.c). */
 static bool fake_setopt_known(uint32_t opt)
 {
@@ -126,7 +195,9 @@ static void fake_serve(int data, uint32_t portid, enum fake_mode mode)
 	struct nlmsghdr *nlh, first;
 	struct cmsghdr *c;
 	int fds[4], nfds = 0, ctl, msgs, rest;
-	char *buf;
+	char *buf, *dgram;
+	size_t maplen = 0;
+	void *map;
 	ssize_t n;
 
 	/* 0. HELLO */
@@ -165,17 +236,19 @@ static void fake_serve(int data, uint32_t portid, enum fake_mode mode)
 			continue;
 		/* 1. A data datagram: log it, ack it, then SENT. */
 		if (pfd[0].revents) {
-			n = recv(data, buf, FAKE_BUFSZ, 0);
+			n = fake_data_recv(data, buf, &dgram, &map, &maplen);
 			if (n <= 0) {
 				fake_log("eof");
 				_exit(0);
 			}
 			memset(&first, 0, sizeof(first));
-			memcpy(&first, buf, n < (ssize_t)sizeof(first) ? n : (ssize_t)sizeof(first));
+			memcpy(&first, dgram, n < (ssize_t)sizeof(first) ? n : (ssize_t)sizeof(first));
 			msgs = 0;
 			rest = n;
-			for (nlh = (void *)buf; NLMSG_OK(nlh, rest); nlh = NLMSG_NEXT(nlh, rest))
+			for (nlh = (void *)dgram; NLMSG_OK(nlh, rest); nlh = NLMSG_NEXT(nlh, rest))
 				msgs++;
+			if (map)
+				munmap(map, maplen);
 			fake_log("data len=%zd type=%#x flags=%#x seq=%u pid=%u msgs=%d",
 				 n, first.nlmsg_type, first.nlmsg_flags,
 				 first.nlmsg_seq, first.nlmsg_pid, msgs);
@@ -520,7 +593,7 @@ Test(socket, hello_and_fds, .init = fake_serving, .fini = fake_stop)
 	errno = 4242;
 	fd = nl_socket(SOCK_RAW);
 	cr_assert_eq(errno, 4242, "errno clobbered on success");
-	cr_assert_logged("hello len=16 magic=0x6e666270 version=1 protocol=12 flags=0 fds=2 netns=same");
+	cr_assert_logged("hello len=16 magic=0x6e666270 version=2 protocol=12 flags=0 fds=2 netns=same");
 	s = state_of(fd);
 	ctl = s->ctl;
 	cr_assert_eq(s->portid, FAKE_PORTID);
@@ -911,7 +984,7 @@ Test(data, write_read_recvfrom, .init = fake_serving, .fini = fake_stop)
 
 Test(data, large_datagram, .init = fake_serving, .fini = fake_stop)
 {
-	size_t size = 3 << 20;
+	size_t size = NFBPF_BIGMSG_THRESHOLD;	/* the largest plain datagram */
 	struct nlmsghdr *h = calloc(1, size);
 	int fd = nl_socket(SOCK_RAW), sndbuf;
 	socklen_t len = sizeof(sndbuf);
@@ -926,7 +999,67 @@ Test(data, large_datagram, .init = fake_serving, .fini = fake_stop)
 	cr_assert_eq(getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, &len), 0);
 	cr_assert_geq((size_t)sndbuf, size);
 	ack_expect(fd, 3);
+	cr_assert_null(strstr(fake_log_read(), "bigmsg"), "%s", fake_log_read());
 	free(h);
+	close(fd);
+}
+
+static int fds_open(void)
+{
+	char path[64];
+	int fd, n = 0;
+
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n += access(path, F_OK) == 0;
+	}
+	return n;
+}
+
+/* An `nft -f` batch of 20 MiB, far beyond any unix datagram: via a memfd. */
+Test(data, huge_datagram_via_memfd, .init = fake_serving, .fini = fake_stop)
+{
+	size_t size = 20 << 20, msg = 4096, off, cut1 = 12345, cut2 = 7 << 20;
+	unsigned char *buf = malloc(size);
+	int fd = nl_socket(SOCK_RAW), before, lines;
+	struct iovec iov[3] = {
+		{ buf, cut1 }, { buf + cut1, cut2 - cut1 }, { buf + cut2, size - cut2 },
+	};
+	struct msghdr m = { .msg_iov = iov, .msg_iovlen = 3 };
+	struct nlmsghdr *h;
+	uint32_t x = 1;
+	char line[128];
+
+	cr_assert_not_null(buf);
+	for (off = 0; off < size; off++) {
+		x = x * 1103515245 + 12345;
+		buf[off] = x >> 16;
+	}
+	for (off = 0; off < size; off += msg) {
+		h = (struct nlmsghdr *)(buf + off);
+		h->nlmsg_len = msg;
+		h->nlmsg_type = 0x10;
+		h->nlmsg_flags = NLM_F_REQUEST;
+		h->nlmsg_seq = off ? 1000 : 1;
+		h->nlmsg_pid = 0;
+	}
+	before = fds_open();
+	cr_assert_eq(sendmsg(fd, &m, 0), (ssize_t)size, "sendmsg: %s", strerror(errno));
+	snprintf(line, sizeof(line), "bigmsg len=%zu fds=1 seals=%#x sum=%016llx",
+		 size, NFBPF_BIGMSG_SEALS, (unsigned long long)fake_sum(buf, size));
+	cr_assert_logged(line);
+	snprintf(line, sizeof(line), "data len=%zu type=0x10 flags=0x1 seq=1 pid=0 msgs=%zu",
+		 size, size / msg);
+	cr_assert_logged(line);
+	ack_expect(fd, 1);
+	cr_assert_eq(fds_open(), before, "the memfd was left open");
+	/* A bad buffer fails as the kernel's send, before nfbpfd sees it. */
+	lines = log_lines();
+	cr_assert_eq(send(fd, NULL, size, 0), -1);
+	cr_assert_eq(errno, EFAULT);
+	cr_assert_eq(fds_open(), before);
+	cr_assert_eq(log_lines(), lines, "%s", fake_log_read());
+	free(buf);
 	close(fd);
 }
 
