@@ -44,10 +44,12 @@ struct attr_policy {
  * @msg: static string or NULL
  * @bad_attr: offending attribute, inside the message being handled
  * @buf: storage for a message that is not a literal (see extack_copy())
+ * @own: @msg is @buf (re-point it after copying the struct)
  */
 struct extack {
 	const char *msg;
 	const struct nlattr *bad_attr;
+	bool own;
 	char buf[160];
 };
 
@@ -63,6 +65,7 @@ static inline void extack_copy(struct extack *ext, const char *msg,
 		ext->buf[i] = msg[i];
 	ext->buf[i] = '\0';
 	ext->msg = msg ? ext->buf : NULL;
+	ext->own = msg != NULL;
 	ext->bad_attr = attr;
 }
 
@@ -72,6 +75,7 @@ static inline void extack_set(struct extack *ext, const char *msg,
 	if (!ext)
 		return;
 	ext->msg = msg;
+	ext->own = false;
 	ext->bad_attr = attr;
 }
 

@@ -108,6 +108,8 @@ struct basechain {
  *	   generations, filtered by genmask)
  * @nrules: rules active in the next generation (kept by transactions)
  * @bound: NFT_CHAIN_BINDING chain already bound to a rule
+ * @vepoch: jump validation pass that last reached this chain
+ * @vlevel: deepest jump level it was found valid at in that pass
  */
 struct chain {
 	struct list_head list;
@@ -122,6 +124,8 @@ struct chain {
 	struct list_head rules;
 	uint32_t nrules;
 	bool bound;
+	uint32_t vepoch;
+	uint8_t vlevel;
 };
 
 /**

@@ -237,6 +237,8 @@ static const struct nfnl_cb *find_cb(uint16_t type)
 {
 	uint8_t msg = NFNL_MSG_TYPE(type);
 
+	if (NFNL_SUBSYS_ID(type) == NFNL_SUBSYS_NFT_COMPAT)
+		return msg == 0 /* NFNL_MSG_COMPAT_GET */ ? &nfnl_compat_cb : NULL;
 	if (NFNL_SUBSYS_ID(type) != NFNL_SUBSYS_NFTABLES)
 		return NULL;
 	if (msg >= sizeof(nft_cbs) / sizeof(nft_cbs[0]) || !nft_cbs[msg].call)
@@ -514,8 +516,6 @@ ack:
 			errs[nerrs].nlh = nlh;
 			errs[nerrs].err = err;
 			errs[nerrs].ext = ext;
-			if (ext.msg == ext.buf)
-				errs[nerrs].ext.msg = errs[nerrs].ext.buf;
 			nerrs++;
 			if (err)
 				failure = true;
@@ -547,8 +547,11 @@ ack:
 	} else {
 		ruleset_tx_abort(&tx);
 	}
-	for (i = 0; i < nerrs; i++)
+	for (i = 0; i < nerrs; i++) {
+		if (errs[i].ext.own)	/* errs moved when it grew */
+			errs[i].ext.msg = errs[i].ext.buf;
 		ack(cl, errs[i].nlh, errs[i].err, &errs[i].ext);
+	}
 	free(errs);
 }
 

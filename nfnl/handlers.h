@@ -111,6 +111,9 @@ int nfnl_unsupported_dump(struct nfnl_ctx *ctx, const struct nlattr **cda);
 /** nfnl_set_delete - add a DELSET record. */
 int nfnl_set_delete(struct nfnl_ctx *ctx, struct set *s);
 
+/* nfnl/compat.c */
+extern const struct nfnl_cb nfnl_compat_cb;
+
 /* nfnl/gen.c */
 int nfnl_getgen(struct nfnl_ctx *ctx, const struct nlattr **cda);
 void nfnl_gen_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,

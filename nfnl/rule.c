@@ -117,18 +117,23 @@ static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
 	return 0;
 }
 
-/* reaches - DFS over jumps of the next generation: can @from reach @to? */
-static bool reaches(const struct chain *from, const struct chain *to,
-		    uint8_t mask, unsigned int depth)
+/*
+ * validate_chain - nft_chain_validate(): every chain reachable from a base
+ * chain must sit less than NFT_JUMP_STACK_SIZE jumps deep; a loop is an
+ * unbounded depth, so it fails the same way (-EMLINK), as on the kernel.
+ */
+static int validate_chain(struct chain *c, uint8_t mask, unsigned int level,
+			  uint32_t epoch)
 {
 	const struct rule *r;
 	const struct expr *e;
+	int err;
 
-	if (from == to)
-		return true;
-	if (depth > JUMP_STACK_SIZE)
-		return false;
-	list_for_each_entry(r, &from->rules, list) {
+	if (level == JUMP_STACK_SIZE)
+		return -EMLINK;
+	if (c->vepoch == epoch && level <= c->vlevel)
+		return 0;	/* already valid at this depth or deeper */
+	list_for_each_entry(r, &c->rules, list) {
 		if (!active(r->genmask, mask))
 			continue;
 		rule_for_each_expr(e, r) {
@@ -137,31 +142,49 @@ static bool reaches(const struct chain *from, const struct chain *to,
 			if (e->type != EXPR_IMMEDIATE)
 				continue;
 			im = expr_priv(e);
-			if (im->dreg == REG_VERDICT && im->verdict.chain &&
-			    reaches(im->verdict.chain, to, mask, depth + 1))
-				return true;
+			if (im->dreg != REG_VERDICT || !im->verdict.chain)
+				continue;
+			err = validate_chain(im->verdict.chain, mask, level + 1, epoch);
+			if (err)
+				return err;
 		}
 	}
-	return false;
+	c->vepoch = epoch;
+	c->vlevel = level;
+	return 0;
 }
 
-/* check_loops - a jump/goto in @r must not make a cycle (-ELOOP) */
-static int check_loops(struct nfnl_ctx *ctx, const struct rule *r)
+/* table_validate - nft_table_validate() from every base chain */
+static int table_validate(struct net *net, struct table *t)
 {
-	uint8_t mask = genmask_next(ctx->net);
+	static uint32_t epoch;
+	uint8_t mask = genmask_next(net);
+	struct chain *c;
+	int err;
+
+	epoch++;
+	list_for_each_entry(c, &t->chains, list) {
+		if (!c->base || !active(c->genmask, mask))
+			continue;
+		err = validate_chain(c, mask, 0, epoch);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static bool has_jump(const struct rule *r)
+{
 	const struct expr *e;
 
 	rule_for_each_expr(e, r) {
-		const struct expr_immediate *im;
+		const struct expr_immediate *im = expr_priv(e);
 
-		if (e->type != EXPR_IMMEDIATE)
-			continue;
-		im = expr_priv(e);
-		if (im->dreg == REG_VERDICT && im->verdict.chain &&
-		    reaches(im->verdict.chain, r->chain, mask, 0))
-			return -ELOOP;
+		if (e->type == EXPR_IMMEDIATE && im->dreg == REG_VERDICT &&
+		    im->verdict.chain)
+			return true;
 	}
-	return 0;
+	return false;
 }
 
 static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
@@ -348,9 +371,6 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		if (err)
 			goto out_free_rule;
 	}
-	err = check_loops(ctx, r);
-	if (err)
-		goto out_free_rule;
 	err = dataplane_rule_check(c, r, &dperr);
 	if (err) {
 		extack_copy(ctx->ext, dperr.msg, NULL);
@@ -382,6 +402,12 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		old ? list_add(&r->list, &old->list) : list_add_tail(&r->list, &c->rules);
 	else
 		old ? list_add_tail(&r->list, &old->list) : list_add(&r->list, &c->rules);
+	/* only a jump can make the table invalid: validate then, not always */
+	if (has_jump(r)) {
+		err = table_validate(ctx->net, t);
+		if (err)
+			return err;	/* the record is undone by the abort */
+	}
 	return 0;
 
 out_free_rule:
