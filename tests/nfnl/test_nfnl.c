@@ -185,3 +185,83 @@ Test(nfnl, truncated_and_garbage_input_is_survived)
 	nfnl_rcv(&cl, buf, 512);
 	cr_assert(list_empty(&cl.net->tables));
 }
+
+/* ---- sets ---------------------------------------------------------------- */
+
+static void put_set(char **p, uint32_t *seq, const char *name, uint32_t flags,
+		    uint32_t id, uint16_t nlflags)
+{
+	struct nlmsghdr *nlh = put_msg(*p, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWSET,
+				       NLM_F_CREATE | nlflags, NFPROTO_IPV4, (*seq)++);
+
+	mnl_attr_put_strz(nlh, NFTA_SET_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_SET_NAME, name);
+	mnl_attr_put_u32(nlh, NFTA_SET_FLAGS, htobe32(flags));
+	mnl_attr_put_u32(nlh, NFTA_SET_KEY_TYPE, htobe32(7));	/* ipv4_addr */
+	mnl_attr_put_u32(nlh, NFTA_SET_KEY_LEN, htobe32(4));
+	mnl_attr_put_u32(nlh, NFTA_SET_ID, htobe32(id));
+	*p += nlh->nlmsg_len;
+}
+
+static void put_elem(char **p, uint32_t *seq, const char *set, uint32_t key,
+		     uint16_t nlflags)
+{
+	struct nlmsghdr *nlh = put_msg(*p, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWSETELEM,
+				       NLM_F_CREATE | nlflags, NFPROTO_IPV4, (*seq)++);
+	struct nlattr *elems, *elem, *k;
+
+	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, set);
+	elems = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+	elem = mnl_attr_nest_start(nlh, NFTA_LIST_ELEM);
+	k = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_KEY);
+	mnl_attr_put(nlh, NFTA_DATA_VALUE, sizeof(key), &key);
+	mnl_attr_nest_end(nlh, k);
+	mnl_attr_nest_end(nlh, elem);
+	mnl_attr_nest_end(nlh, elems);
+	*p += nlh->nlmsg_len;
+}
+
+static void two_anon_sets(char **p, uint32_t *seq)
+{
+	add_table(p, seq);
+	put_set(p, seq, "__set%d", NFT_SET_ANONYMOUS | NFT_SET_CONSTANT, 1, 0);
+	put_set(p, seq, "__set%d", NFT_SET_ANONYMOUS | NFT_SET_CONSTANT, 2, 0);
+	put_set(p, seq, "s", 0, 3, 0);
+	put_elem(p, seq, "s", 0x01010101, 0);
+	put_elem(p, seq, "s", 0x01010101, 0);	/* same element again: no error */
+}
+
+Test(nfnl, anonymous_set_names_and_duplicate_elements)
+{
+	struct table *t;
+	struct set *s;
+
+	nfnl_rcv(&cl, buf, batch(two_anon_sets));
+	cr_assert_eq(nth_error(1, NULL), 1, "no error expected");
+	t = ruleset_table_lookup(cl.net, "t", NFPROTO_IPV4, genmask_cur(cl.net));
+	cr_assert_not_null(t);
+	/* unbound anonymous sets do not outlive the commit */
+	cr_assert_null(ruleset_set_lookup(t, "__set0", genmask_cur(cl.net)));
+	s = ruleset_set_lookup(t, "s", genmask_cur(cl.net));
+	cr_assert_not_null(s);
+	cr_assert_eq(s->nelems, 1);
+}
+
+static void dup_elem_excl(char **p, uint32_t *seq)
+{
+	add_table(p, seq);
+	put_set(p, seq, "s", 0, 3, 0);
+	put_elem(p, seq, "s", 0x01010101, 0);
+	put_elem(p, seq, "s", 0x01010101, NLM_F_EXCL);
+}
+
+Test(nfnl, create_existing_element_is_eexist_and_aborts)
+{
+	uint32_t seq;
+
+	nfnl_rcv(&cl, buf, batch(dup_elem_excl));
+	cr_assert_eq(nth_error(1, &seq), -EEXIST);
+	cr_assert_eq(seq, 5);
+	cr_assert(list_empty(&cl.net->tables));
+}
