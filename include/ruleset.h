@@ -46,6 +46,7 @@ struct userdata {
  * @flags: NFT_TABLE_F_* as committed
  * @handle: from net->table_handle
  * @hgenerator: last handle given to an object of this table
+ * @hgen_mark: @hgenerator when the current batch began
  * @genmask: see file comment
  * @use: references (chains, sets, objects, flowtables)
  * @owner: netlink port id of the owner (NFT_TABLE_F_OWNER), else 0
@@ -61,6 +62,7 @@ struct table {
 	uint32_t flags;
 	uint64_t handle;
 	uint64_t hgenerator;
+	uint64_t hgen_mark;
 	uint8_t genmask;
 	uint32_t use;
 	uint32_t owner;

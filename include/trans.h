@@ -71,6 +71,7 @@ struct trans {
  * @comm: its name
  * @portid: sender port id
  * @seq: sequence number of the batch begin message
+ * @validate_errs: messages refused by jump validation (see nfnl/core.c)
  */
 struct tx {
 	struct net *net;
@@ -79,6 +80,7 @@ struct tx {
 	char comm[16];
 	uint32_t portid;
 	uint32_t seq;
+	uint32_t validate_errs;
 };
 
 #endif /* NFBPF_TRANS_H */

@@ -392,8 +392,8 @@ static int updchain(struct nfnl_ctx *ctx, struct table *t, struct chain *c,
 	tr->chain = c;
 	tr->update = true;
 	tr->upd_policy = policy;
-	if (cda[NFTA_CHAIN_HANDLE] && cda[NFTA_CHAIN_NAME] &&
-	    nfnl_attr_strcmp(cda[NFTA_CHAIN_NAME], c->name)) {
+	/* a rename; the chain's own name counts as taken, as on the kernel */
+	if (cda[NFTA_CHAIN_HANDLE] && cda[NFTA_CHAIN_NAME]) {
 		char name[NAME_MAXLEN];
 		struct trans *o;
 

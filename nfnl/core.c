@@ -21,6 +21,23 @@ static const struct attr_policy batch_policy[NFNL_BATCH_MAX + 1] = {
 	[NFNL_BATCH_GENID] = { .kind = ATTR_U32 },
 };
 
+static const struct attr_policy obj_policy[NFTA_OBJ_MAX + 1] = {
+	[NFTA_OBJ_TABLE] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_OBJ_NAME] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_OBJ_TYPE] = { .kind = ATTR_U32 },
+	[NFTA_OBJ_DATA] = { .kind = ATTR_NESTED },
+	[NFTA_OBJ_HANDLE] = { .kind = ATTR_U64 },
+	[NFTA_OBJ_USERDATA] = { .kind = ATTR_BINARY, .len = USERDATA_MAXLEN },
+};
+
+static const struct attr_policy flowtable_policy[NFTA_FLOWTABLE_MAX + 1] = {
+	[NFTA_FLOWTABLE_TABLE] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_FLOWTABLE_NAME] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
+	[NFTA_FLOWTABLE_HOOK] = { .kind = ATTR_NESTED },
+	[NFTA_FLOWTABLE_FLAGS] = { .kind = ATTR_U32 },
+	[NFTA_FLOWTABLE_HANDLE] = { .kind = ATTR_U64 },
+};
+
 static const struct nfnl_cb nft_cbs[] = {
 	[NFT_MSG_NEWTABLE] = { .call = nfnl_newtable, .batch = true,
 			       .attr_count = NFTA_TABLE_MAX, .policy = nfnl_table_policy },
@@ -67,14 +84,19 @@ static const struct nfnl_cb nft_cbs[] = {
 	[NFT_MSG_DESTROYSETELEM] = { .call = nfnl_delsetelem, .batch = true,
 				     .attr_count = NFTA_SET_ELEM_LIST_MAX,
 				     .policy = nfnl_setelem_list_policy },
-#define UNSUPPORTED(new, get, del, destroy)					\
-	[new] = { .call = nfnl_unsupported_new, .batch = true },		\
-	[get] = { .call = nfnl_unsupported_get, .dump = nfnl_unsupported_dump }, \
-	[del] = { .call = nfnl_unsupported_del, .batch = true },		\
-	[destroy] = { .call = nfnl_unsupported_del, .batch = true }
-	UNSUPPORTED(NFT_MSG_NEWOBJ, NFT_MSG_GETOBJ, NFT_MSG_DELOBJ, NFT_MSG_DESTROYOBJ),
+#define UNSUPPORTED(new, get, del, destroy, max, pol)				\
+	[new] = { .call = nfnl_unsupported_new, .batch = true,			\
+		  .attr_count = max, .policy = pol },				\
+	[get] = { .call = nfnl_unsupported_get, .dump = nfnl_unsupported_dump,	\
+		  .attr_count = max, .policy = pol },				\
+	[del] = { .call = nfnl_unsupported_del, .batch = true,			\
+		  .attr_count = max, .policy = pol },				\
+	[destroy] = { .call = nfnl_unsupported_del, .batch = true,		\
+		      .attr_count = max, .policy = pol }
+	UNSUPPORTED(NFT_MSG_NEWOBJ, NFT_MSG_GETOBJ, NFT_MSG_DELOBJ, NFT_MSG_DESTROYOBJ,
+		    NFTA_OBJ_MAX, obj_policy),
 	UNSUPPORTED(NFT_MSG_NEWFLOWTABLE, NFT_MSG_GETFLOWTABLE, NFT_MSG_DELFLOWTABLE,
-		    NFT_MSG_DESTROYFLOWTABLE),
+		    NFT_MSG_DESTROYFLOWTABLE, NFTA_FLOWTABLE_MAX, flowtable_policy),
 #undef UNSUPPORTED
 };
 
@@ -417,6 +439,9 @@ static void rcv_batch(struct client *cl, const struct nlmsghdr *begin,
 	struct pending_err *errs = NULL;
 	size_t nerrs = 0, caperrs = 0, i, hl;
 	bool failure = false, done = false;
+	uint64_t table_handle_mark;
+	uint32_t nfailed = 0;
+	struct table *t;
 	uint16_t res_id;
 	struct tx tx;
 	int err;
@@ -449,6 +474,9 @@ static void rcv_batch(struct client *cl, const struct nlmsghdr *begin,
 	}
 
 	ruleset_tx_init(&tx, cl->net);
+	list_for_each_entry(t, &cl->net->tables, list)
+		t->hgen_mark = t->hgenerator;
+	table_handle_mark = cl->net->table_handle;
 	tx.pid = cl->pid;
 	memcpy(tx.comm, cl->comm, sizeof(tx.comm));
 	tx.portid = cl->portid;
@@ -517,8 +545,10 @@ ack:
 			errs[nerrs].err = err;
 			errs[nerrs].ext = ext;
 			nerrs++;
-			if (err)
+			if (err) {
 				failure = true;
+				nfailed++;
+			}
 		}
 		msglen = NLMSG_ALIGN(nlh->nlmsg_len);
 		if (msglen > len)
@@ -546,6 +576,19 @@ ack:
 		nfnl_buf_fini(&nc.echo);
 	} else {
 		ruleset_tx_abort(&tx);
+		/*
+		 * The kernel validates jumps at commit; on failure it aborts
+		 * and replays the whole batch validating rule by rule, which
+		 * is where the error comes from. Handles are not given back,
+		 * so a batch that failed only that way consumed its handles
+		 * twice: do the same, or later handles would differ.
+		 */
+		if (done && nfailed && nfailed == tx.validate_errs) {
+			list_for_each_entry(t, &cl->net->tables, list)
+				t->hgenerator += t->hgenerator - t->hgen_mark;
+			cl->net->table_handle +=
+				cl->net->table_handle - table_handle_mark;
+		}
 	}
 	for (i = 0; i < nerrs; i++) {
 		if (errs[i].ext.own)	/* errs moved when it grew */

@@ -405,8 +405,10 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	/* only a jump can make the table invalid: validate then, not always */
 	if (has_jump(r)) {
 		err = table_validate(ctx->net, t);
-		if (err)
+		if (err) {
+			ctx->tx->validate_errs++;
 			return err;	/* the record is undone by the abort */
+		}
 	}
 	return 0;
 

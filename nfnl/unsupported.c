@@ -11,6 +11,7 @@
 #include <errno.h>
 
 #include "handlers.h"
+#include "nfnl_compat.h"
 
 int nfnl_unsupported_new(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
@@ -26,10 +27,32 @@ int nfnl_unsupported_new(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * nfnl_unsupported_del - DELOBJ/DELFLOWTABLE (and DESTROY): none can exist,
+ * so after the kernel's own checks the answer is ENOENT on the attribute
+ * that named the object (nf_tables_delobj, nf_tables_delflowtable).
+ */
 int nfnl_unsupported_del(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
-	(void)ctx;
-	(void)cda;
+	bool obj = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DELOBJ ||
+		   NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYOBJ;
+	bool destroy = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYOBJ ||
+		       NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYFLOWTABLE;
+	/* NFTA_OBJ_{TABLE,NAME,HANDLE} = 1, 2, 6; NFTA_FLOWTABLE_* = 1, 2, 5 */
+	const struct nlattr *table = cda[1], *name = cda[2];
+	const struct nlattr *handle = obj ? cda[NFTA_OBJ_HANDLE] : cda[NFTA_FLOWTABLE_HANDLE];
+
+	if (obj && (!cda[NFTA_OBJ_TYPE] || (!name && !handle)))
+		return -EINVAL;
+	if (!obj && !name && !handle)
+		return -EINVAL;
+	if (!nfnl_table_get(ctx, table, genmask_next(ctx->net))) {
+		extack_set(ctx->ext, NULL, table);
+		return table ? -ENOENT : -EINVAL;
+	}
+	if (destroy)
+		return 0;
+	extack_set(ctx->ext, NULL, handle ? handle : name);
 	return -ENOENT;
 }
 
