@@ -132,6 +132,82 @@ struct codegen_state {
 				   offsetof(struct codegen_pkt, f)))
 #define REG_OFF(slot)	((int16_t)(offsetof(struct codegen_state, regs) + 4 * (slot)))
 
+/*
+ * Sets (lookup expression). Every set the rules look up has a dataplane id
+ * (a rule constant, so element changes never touch code). Its elements
+ * live in maps shared by all sets of one key size:
+ *  - exact match: HASH set_hash_fd[w], key { u32 id; u8 key[4 * w] }
+ *    (w = DIV_ROUND_UP(klen, 4), padding zero);
+ *  - NFT_SET_INTERVAL: LPM_TRIE set_lpm_fd[klen], key { u32 prefixlen;
+ *    u32 id; u8 key[klen] }, ranges decomposed into prefixes.
+ *  - NFT_SET_INTERVAL with concatenations: HASH set_range_fd, key { u32
+ *    id; u32 idx }, value struct codegen_set_range; idx SET_RANGE_COUNT
+ *    holds the number of slots (start[0..4)), SET_RANGE_CATCHALL the
+ *    catchall; a bpf_loop scans slots 0..count-1 (nft_set_pipapo
+ *    semantics: every field within [start, end], inclusive).
+ * The catchall element (NFT_SET_ELEM_CATCHALL) is the entry with id |
+ * SET_CATCHALL_BIT and an all-zero full-length key.
+ * Values hold one half per generation (the walker reads the half of
+ * st->genbit), so a prepare only writes the next generation's half.
+ */
+#define SET_KLEN_MAX		DATA_VALUE_MAXLEN
+#define SET_KEY_WORDS_MAX	(SET_KLEN_MAX / 4)
+#define SET_CATCHALL_BIT	0x80000000u
+#define NFT_SET_F_ANONYMOUS	0x1
+#define NFT_SET_F_CONSTANT	0x2
+#define NFT_SET_F_INTERVAL	0x4
+#define NFT_SET_F_MAP		0x8
+#define NFT_SET_F_TIMEOUT	0x10
+#define NFT_SET_F_EVAL		0x20
+#define NFT_SET_F_OBJECT	0x40
+#define NFT_SET_F_CONCAT	0x80
+#define NFT_SET_F_EXPR		0x100
+#define NFT_DATA_VERDICT_TYPE	0xffffff00u
+#define SET_ELEM_F_INTERVAL_END	0x1
+#define SET_ELEM_F_CATCHALL	0x2
+
+/**
+ * struct codegen_set_half - an element as one generation sees it
+ * @valid: 1 = present in this generation
+ * @code: verdict maps: verdict code
+ * @target: verdict maps, jump/goto: head entry index of the chain
+ * @data: data maps: the value (set->dlen bytes)
+ */
+struct codegen_set_half {
+	uint32_t valid;
+	int32_t code;
+	uint32_t target;
+	uint8_t data[DATA_VALUE_MAXLEN];
+};
+
+/** struct codegen_set_val - value of a set element map entry */
+struct codegen_set_val {
+	struct codegen_set_half half[2];
+};
+
+#define SET_RANGE_COUNT		0xffffffffu
+#define SET_RANGE_CATCHALL	0xfffffffeu
+
+/** struct codegen_set_range - value of an interval concatenation slot */
+struct codegen_set_range {
+	uint8_t start[SET_KLEN_MAX];
+	uint8_t end[SET_KLEN_MAX];
+	struct codegen_set_val val;
+};
+
+/* codegen_set_ranges - interval set with concatenations (bpf_loop scan)? */
+static inline bool codegen_set_ranges(const struct set *s)
+{
+	return (s->flags & NFT_SET_F_INTERVAL) &&
+	       (s->nfields || (s->flags & NFT_SET_F_CONCAT));
+}
+
+/* codegen_set_interval - does @s live in an LPM trie (else a hash)? */
+static inline bool codegen_set_interval(const struct set *s)
+{
+	return (s->flags & NFT_SET_F_INTERVAL) && !codegen_set_ranges(s);
+}
+
 /**
  * struct codegen_env - what the emitted code refers to
  * @rules_fd: rule map (ARRAY of struct codegen_entry)
@@ -140,6 +216,9 @@ struct codegen_state {
  * @progs_fd: prog array of walker programs
  * @kf_dynptr_from_skb: vmlinux BTF id of kfunc bpf_dynptr_from_skb
  * @kf_dynptr_slice: vmlinux BTF id of kfunc bpf_dynptr_slice
+ * @set_hash_fd: exact-match set elements, by key words (0 = not created)
+ * @set_lpm_fd: interval set elements, by key bytes (0 = not created)
+ * @set_range_fd: interval concatenation elements (0 = not created)
  * @off: byte offsets of kernel struct members (from vmlinux BTF)
  */
 struct codegen_env {
@@ -149,6 +228,9 @@ struct codegen_env {
 	int progs_fd;
 	int32_t kf_dynptr_from_skb;
 	int32_t kf_dynptr_slice;
+	int set_hash_fd[SET_KEY_WORDS_MAX + 1];
+	int set_lpm_fd[SET_KLEN_MAX + 1];
+	int set_range_fd;
 	struct {
 		int16_t ctx_state, ctx_skb;
 		int16_t st_hook, st_pf, st_in, st_out;
@@ -197,6 +279,13 @@ struct codegen_prog {
 	uint32_t funcs[256];
 	uint8_t func_global[256];
 	uint32_t nfuncs;
+	struct codegen_deferred {
+		uint32_t label;
+		void (*emit)(struct codegen_prog *p, const struct codegen_env *env,
+			     const void *arg);
+		const void *arg;
+	} deferred[64];
+	uint32_t ndeferred;
 };
 
 void codegen_prog_init(struct codegen_prog *p);
@@ -217,6 +306,17 @@ void codegen_emit_call(struct codegen_prog *p, uint32_t l);
 void codegen_emit_ld_func(struct codegen_prog *p, int dst, uint32_t l);
 /* dst = map @fd */
 void codegen_emit_ld_map(struct codegen_prog *p, int dst, int fd);
+/*
+ * a static BPF function (e.g. a bpf_loop callback) an emitter needs: @emit
+ * emits its body after the shape functions (codegen_emit_deferred()),
+ * label @l already bound as its start
+ */
+void codegen_defer_func(struct codegen_prog *p, uint32_t l,
+			void (*emit)(struct codegen_prog *p,
+				     const struct codegen_env *env,
+				     const void *arg),
+			const void *arg);
+void codegen_emit_deferred(struct codegen_prog *p, const struct codegen_env *env);
 /* bind @l here and record it as the start of a BPF function */
 void codegen_func_begin(struct codegen_prog *p, uint32_t l);
 /* same, for a BTF global shape function f(ctx, st, entry) */
@@ -255,10 +355,12 @@ struct codegen_expr_ctx {
 /**
  * struct codegen_consts_ctx - what writing constants needs to resolve
  * @chain_head: entry index of the head of @chain
+ * @set_id: dataplane id of @set
  * @priv: for @chain_head
  */
 struct codegen_consts_ctx {
 	uint32_t (*chain_head)(void *priv, const struct chain *chain);
+	uint32_t (*set_id)(void *priv, const struct set *set);
 	void *priv;
 };
 
@@ -357,6 +459,17 @@ void codegen_rule_consts(const struct rule *rule, struct codegen_entry *ent,
  */
 void codegen_shape_emit(struct codegen_prog *p, const struct codegen_shape *s,
 			const struct codegen_env *env);
+
+/*
+ * codegen_shape_detach - make @s->exprs (a copy of a rule's) independent
+ * of the model objects they point to (sets): shapes outlive rules.
+ * Return: 0 or -ENOMEM (then nothing is left to release).
+ * codegen_shape_release - free what codegen_shape_detach() made.
+ */
+int codegen_shape_detach(struct codegen_shape *s);
+void codegen_shape_release(struct codegen_shape *s);
+int codegen_lookup_detach(struct expr *e);
+void codegen_lookup_release(struct expr *e);
 
 /* --- programs (codegen/walker.c) --- */
 

@@ -157,6 +157,34 @@ void codegen_func_begin_global(struct codegen_prog *p, uint32_t l)
 	func_begin(p, l, 1);
 }
 
+void codegen_defer_func(struct codegen_prog *p, uint32_t l,
+			void (*emit)(struct codegen_prog *p,
+				     const struct codegen_env *env,
+				     const void *arg),
+			const void *arg)
+{
+	if (p->ndeferred >= sizeof(p->deferred) / sizeof(p->deferred[0])) {
+		set_err(p, -E2BIG);
+		return;
+	}
+	p->deferred[p->ndeferred].label = l;
+	p->deferred[p->ndeferred].emit = emit;
+	p->deferred[p->ndeferred].arg = arg;
+	p->ndeferred++;
+}
+
+void codegen_emit_deferred(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t i;
+
+	/* an emitter may defer more functions: ndeferred grows meanwhile */
+	for (i = 0; i < p->ndeferred; i++) {
+		codegen_func_begin(p, p->deferred[i].label);
+		p->deferred[i].emit(p, env, p->deferred[i].arg);
+	}
+	p->ndeferred = 0;
+}
+
 bool codegen_label_used(const struct codegen_prog *p, uint32_t l)
 {
 	return l < p->nlabels && p->lused[l];

@@ -11,6 +11,7 @@
 
 #include "codegen/codegen.h"
 #include "codegen/insn.h"
+#include "expr/lookup.h"
 
 #define CONST_ALIGN(x)	(((x) + 7u) & ~7u)
 
@@ -124,4 +125,34 @@ void codegen_shape_emit(struct codegen_prog *p, const struct codegen_shape *s,
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_BREAK));
 	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
 	codegen_emit(p, INSN_EXIT());
+}
+
+void codegen_shape_release(struct codegen_shape *s)
+{
+	struct expr *e;
+
+	for (e = s->exprs; (char *)e < (char *)s->exprs + s->dlen; e = expr_next(e))
+		if (e->type == EXPR_LOOKUP)
+			codegen_lookup_release(e);
+}
+
+int codegen_shape_detach(struct codegen_shape *s)
+{
+	struct expr *e;
+
+	for (e = s->exprs; (char *)e < (char *)s->exprs + s->dlen; e = expr_next(e))
+		if (e->type == EXPR_LOOKUP && codegen_lookup_detach(e)) {
+			/* undo the ones done so far */
+			struct expr *u;
+
+			for (u = s->exprs; u != e; u = expr_next(u))
+				if (u->type == EXPR_LOOKUP)
+					codegen_lookup_release(u);
+			for (u = e; (char *)u < (char *)s->exprs + s->dlen;
+			     u = expr_next(u))
+				if (u->type == EXPR_LOOKUP)
+					((struct expr_lookup *)expr_priv(u))->set = NULL;
+			return -ENOMEM;
+		}
+	return 0;
 }

@@ -562,6 +562,8 @@ int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
 		emit_shape_func(p, env, shapes, i * SHAPES_PER_FUNC,
 				hi < nshapes ? hi : nshapes, l_func[i]);
 	}
+	/* static functions the shapes call (bpf_loop callbacks) */
+	codegen_emit_deferred(p, env);
 	free(l_func);
 	return codegen_prog_finish(p);
 }

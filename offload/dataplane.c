@@ -160,6 +160,7 @@ struct dataplane {
 	bool prepared;
 	int err;		/* sticky error of the current prepare */
 	int ncpus;
+	struct dp_sets *sets;
 };
 
 static char verifier_log[1 << 20];
@@ -310,10 +311,12 @@ static void dp_free(struct dataplane *dp)
 			rec_free(dp, dp->hash[i]);
 	for (i = 0; i < dp->nshapes; i++) {
 		free(dp->shapes[i]->key.b);
+		codegen_shape_release(dp->shapes[i]);
 		free(dp->shapes[i]->exprs);
 		free(dp->shapes[i]);
 	}
 	free(dp->shapes);
+	dp_sets_free(dp->sets, &dp->env);
 	if (dp->rules_mem)
 		munmap(dp->rules_mem, dp->rules_len);
 	free(dp->cnt_init);
@@ -350,7 +353,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	dp->ncpus = ret;
 	ret = -ENOMEM;
 	dp->cnt_init = calloc(DP_COUNTERS, sizeof(*dp->cnt_init));
-	if (!dp->cnt_init || alloc_init(&dp->entries, DP_ENTRIES) ||
+	dp->sets = dp_sets_new();
+	if (!dp->cnt_init || !dp->sets || alloc_init(&dp->entries, DP_ENTRIES) ||
 	    alloc_init(&dp->counters, DP_COUNTERS))
 		goto out_free;
 	ret = offload_btf_env(&dp->env);
@@ -497,6 +501,16 @@ static uint32_t head_of(void *priv, const struct chain *chain)
 	return r->idx;
 }
 
+static uint32_t set_id_of(void *priv, const struct set *set)
+{
+	struct dataplane *dp = priv;
+	uint32_t id = dp_sets_id(dp->sets, set);
+
+	if (!id && !dp->err)
+		dp->err = -ENOENT;
+	return id;
+}
+
 static bool visible(uint8_t genmask, const struct net *net)
 {
 	return active(genmask, genmask_cur(net)) ||
@@ -587,6 +601,11 @@ static struct codegen_shape *shape_get(struct dataplane *dp,
 	}
 	memcpy(s->exprs, rule->exprs, rule->dlen);
 	s->dlen = rule->dlen;
+	if (codegen_shape_detach(s)) {
+		free(s->exprs);
+		free(s);
+		goto out_free_key;
+	}
 	s->key = k;
 	s->id = dp->nshapes + 1;
 	dp->shapes[dp->nshapes++] = s;
@@ -651,7 +670,8 @@ static void prepare_heads(struct net *net, struct dataplane *dp,
 static void prepare_rules(struct net *net, struct dataplane *dp,
 			  struct dp_error *err)
 {
-	struct codegen_consts_ctx cc = { .chain_head = head_of, .priv = dp };
+	struct codegen_consts_ctx cc = { .chain_head = head_of,
+					 .set_id = set_id_of, .priv = dp };
 	struct table *t;
 	struct chain *c;
 	struct rule *rule;
@@ -1025,6 +1045,14 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 		}
 	/* 1. entries (nothing the live generation sees changes) */
 	prepare_heads(net, dp, err);
+	if (!dp->err) {
+		struct codegen_consts_ctx cc = { .chain_head = head_of,
+						 .set_id = set_id_of, .priv = dp };
+
+		ret = dp_sets_prepare(dp->sets, net, &dp->env, &cc, err);
+		if (ret)
+			set_err(dp, err, ret, NULL);
+	}
 	if (!dp->err)
 		prepare_rules(net, dp, err);
 	if (!dp->err)
@@ -1041,6 +1069,7 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 		return ret;
 	}
 	drop_unseen(dp);
+	dp_sets_drop_unseen(dp->sets);
 	return 0;
 }
 
@@ -1087,6 +1116,7 @@ void dataplane_publish(struct net *net)
 		}
 	alloc_publish(&dp->entries);
 	alloc_publish(&dp->counters);
+	dp_sets_publish(dp->sets);
 	dp->prepared = false;
 }
 
@@ -1117,6 +1147,7 @@ void dataplane_abort(struct net *net)
 			if (r->fresh)
 				rec_free(dp, r);
 		}
+	dp_sets_abort(dp->sets);
 	dp->prepared = false;
 }
 

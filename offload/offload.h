@@ -45,4 +45,25 @@ struct chain;
  */
 int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf);
 
+/*
+ * sets.c - elements of the sets rules look up, in the shared set maps.
+ * dp_sets_prepare() (after the chain heads exist, before rule constants
+ * ask dp_sets_id()) writes both generations' halves of every entry;
+ * dp_sets_drop_unseen() after a successful prepare, dp_sets_abort() /
+ * dp_sets_publish() with the dataplane's.
+ */
+struct dp_sets;
+struct dp_error;
+struct dp_sets *dp_sets_new(void);
+/* free @ss (may be NULL) and close @env's set maps (if @env) */
+void dp_sets_free(struct dp_sets *ss, struct codegen_env *env);
+int dp_sets_prepare(struct dp_sets *ss, struct net *net,
+		    struct codegen_env *env,
+		    const struct codegen_consts_ctx *cc, struct dp_error *err);
+/* dataplane id of @s, 0 if it has none */
+uint32_t dp_sets_id(struct dp_sets *ss, const struct set *s);
+void dp_sets_drop_unseen(struct dp_sets *ss);
+void dp_sets_abort(struct dp_sets *ss);
+void dp_sets_publish(struct dp_sets *ss);
+
 #endif /* NFBPF_OFFLOAD_H */

@@ -1,45 +1,454 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* lookup.c - set lookups: refused until sets become BPF maps. */
+/*
+ * lookup.c - set and map lookups (nft_lookup.c).
+ *
+ * The set's dataplane id is the rule constant; its elements are in the
+ * shared map of its kind and key size (codegen.h, "Sets"). The key is
+ * built on the shape frame's stack: [fp-72] prefix length (LPM only),
+ * [fp-68] id, [fp-64, fp-64 + klen) the key bytes from the registers.
+ * Interval concatenations scan their slots with bpf_loop (a deferred
+ * static callback per lookup), context in [fp-88, fp-64).
+ *
+ *	found = lookup(key) ^ invert
+ *	if !found: ext = catchall, or NFT_BREAK if none
+ *	maps: data / verdict of ext into dreg
+ */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "codegen/codegen.h"
+#include "codegen/insn.h"
 #include "expr/lookup.h"
+
+#define KEY_OFF		SHAPE_BUF_OFF		/* key bytes */
+#define ID_OFF		(SHAPE_BUF_OFF - 4)	/* set id */
+#define PLEN_OFF	(SHAPE_BUF_OFF - 8)	/* LPM prefix length */
+#define HALF_SIZE	((int32_t)sizeof(struct codegen_set_half))
+
+static int refuse(struct dp_error *err, const struct set *s, const char *what)
+{
+	snprintf(err->buf, sizeof(err->buf),
+		 "set '%.64s': %s not supported by the nfbpf dataplane yet",
+		 s->name ? s->name : "", what);
+	err->msg = err->buf;
+	return -EOPNOTSUPP;
+}
 
 static int lookup_check(const struct expr *e, struct dp_error *err)
 {
-	(void)e;
-	err->msg = "expression 'lookup' is not supported by the nfbpf dataplane yet";
-	return -EOPNOTSUPP;
+	const struct expr_lookup *l = expr_priv(e);
+	const struct set *s = l->set;
+
+	if (!s) {
+		err->msg = "lookup: no set";
+		return -EOPNOTSUPP;
+	}
+	if (s->flags & (NFT_SET_F_TIMEOUT | NFT_SET_F_EVAL))
+		return refuse(err, s, "timeouts and dynamic updates are");
+	if (s->flags & NFT_SET_F_OBJECT)
+		return refuse(err, s, "object maps are");
+	if (s->flags & NFT_SET_F_EXPR)
+		return refuse(err, s, "element expressions are");
+	if (codegen_set_ranges(s)) {
+		uint32_t i, sum = 0;
+
+		for (i = 0; i < s->nfields && i < SET_FIELDS_MAX; i++)
+			sum += (s->field_len[i] + 3u) & ~3u;
+		if (!s->nfields || s->nfields > SET_FIELDS_MAX || sum != s->klen)
+			return refuse(err, s, "interval concatenations without field lengths are");
+	}
+	if (!codegen_reg_ok(l->sreg, s->klen) || s->klen > SET_KLEN_MAX) {
+		err->msg = "lookup: key register or length out of range";
+		return -EOPNOTSUPP;
+	}
+	if (l->has_dreg) {
+		if (!(s->flags & NFT_SET_F_MAP) || l->invert) {
+			err->msg = "lookup: destination register without a map";
+			return -EOPNOTSUPP;
+		}
+		if (s->dtype == NFT_DATA_VERDICT_TYPE) {
+			if (l->dreg != REG_VERDICT) {
+				err->msg = "lookup: verdict map into a data register";
+				return -EOPNOTSUPP;
+			}
+		} else if (!codegen_reg_ok(l->dreg, s->dlen)) {
+			err->msg = "lookup: data register or length out of range";
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
 }
 
 static uint32_t lookup_const_size(const struct expr *e)
 {
 	(void)e;
-	return 0;
+	return 4;	/* set id */
 }
 
 static void lookup_shape(const struct expr *e, struct codegen_key *k)
 {
-	(void)e;
-	(void)k;
+	const struct expr_lookup *l = expr_priv(e);
+	const struct set *s = l->set;
+	uint8_t b[7] = {
+		l->sreg, l->invert, l->has_dreg, l->dreg,
+		codegen_set_interval(s),
+		l->has_dreg && s->dtype == NFT_DATA_VERDICT_TYPE,
+		codegen_set_ranges(s) ? (uint8_t)s->nfields : 0,
+	};
+	uint32_t dlen = l->has_dreg ? s->dlen : 0;
+
+	codegen_key_put(k, b, sizeof(b));
+	if (codegen_set_ranges(s))
+		codegen_key_put(k, s->field_len, s->nfields);
+	codegen_key_put(k, &s->klen, sizeof(s->klen));
+	codegen_key_put(k, &dlen, sizeof(dlen));
 }
 
 static void lookup_consts(const struct expr *e, uint8_t *dst,
 			  const struct codegen_consts_ctx *cc)
 {
-	(void)e;
-	(void)dst;
-	(void)cc;
+	const struct expr_lookup *l = expr_priv(e);
+	uint32_t id = cc->set_id ? cc->set_id(cc->priv, l->set) : 0;
+
+	memcpy(dst, &id, 4);
+}
+
+/* zero @len bytes of the stack at @off */
+static void emit_stack_zero(struct codegen_prog *p, int16_t off, uint32_t len)
+{
+	uint32_t done = 0;
+
+	while (done < len) {
+		uint32_t rest = len - done;
+		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
+
+		codegen_emit(p, INSN_ST_MEM(size, R10, off + done, 0));
+		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
+	}
+}
+
+/*
+ * r0 = map_lookup_elem(map, key); go to @l_miss unless present in the
+ * current generation; else r0 = its half
+ */
+static void emit_map_lookup(struct codegen_prog *p, int fd, bool lpm,
+			    uint32_t l_miss)
+{
+	uint32_t l_half = codegen_label_new(p);
+
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, lpm ? PLEN_OFF : ID_OFF));
+	codegen_emit_ld_map(p, R1, fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_miss);
+	/* if !(st->genbit & 1) r0 += sizeof(half): generation 1 */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1, 0), l_half);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, HALF_SIZE));
+	codegen_label_bind(p, l_half);
+	/* if !r0->valid goto miss */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
+				     offsetof(struct codegen_set_half, valid)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_miss);
+}
+
+/*
+ * interval concatenations: the shape frame's [fp-88, fp) is the loop
+ * context: +0 id, +4 slot index (map key with id), +8 matching slot
+ * (~0: none), +12 st->genbit, +24 the key bytes (= KEY_OFF)
+ */
+#define RCTX_OFF	(SHAPE_BUF_OFF - 24)
+#define RCTX_ID		0
+#define RCTX_IDX	4
+#define RCTX_FOUND	8
+#define RCTX_GENBIT	12
+#define RCTX_KEY	24
+#define RANGE_HALF(g)	((int16_t)(offsetof(struct codegen_set_range, val) + \
+				   (g) * sizeof(struct codegen_set_half)))
+
+/*
+ * compare @len bytes at (@ra + @aoff) and (@rb + @boff), big-endian
+ * unsigned, into @l_lt / @l_eq / @l_gt (r4, r5 scratch)
+ */
+static void emit_becmp2(struct codegen_prog *p, int ra, int16_t aoff, int rb,
+			int16_t boff, uint32_t len, uint32_t l_lt, uint32_t l_eq,
+			uint32_t l_gt)
+{
+	uint32_t done = 0;
+
+	while (done < len) {
+		uint32_t rest = len - done;
+		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
+		uint32_t n = rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
+
+		codegen_emit(p, INSN_LDX_MEM(size, R4, ra, aoff + done));
+		codegen_emit(p, INSN_LDX_MEM(size, R5, rb, boff + done));
+		if (n > 1) {
+			codegen_emit(p, INSN_TO_BE(R4, n * 8));
+			codegen_emit(p, INSN_TO_BE(R5, n * 8));
+		}
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R4, R5, 0), l_lt);
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R4, R5, 0), l_gt);
+		done += n;
+	}
+	codegen_emit_jmp(p, INSN_JA(0), l_eq);
+}
+
+/*
+ * bpf_loop callback cb(index, ctx): slot index of the set matches the key
+ * in the current generation? then ctx->found = index, stop
+ */
+static void emit_range_cb(struct codegen_prog *p, const struct codegen_env *env,
+			  const void *arg)
+{
+	const struct set *s = arg;
+	uint32_t l_next = codegen_label_new(p), l_h0 = codegen_label_new(p);
+	uint32_t i, off = 0;
+
+	/* r6 = ctx; r7 = index; key {ctx->id, index} at fp-8 */
+	codegen_emit(p, INSN_MOV64_REG(R6, R2));
+	codegen_emit(p, INSN_MOV64_REG(R7, R1));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R6, RCTX_ID));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R3, -8));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R7, -4));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, -8));
+	codegen_emit_ld_map(p, R1, env->set_range_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_next);
+	/* valid in this generation? */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, RCTX_GENBIT));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R0, RANGE_HALF(0)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1, 0), l_h0);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R0, RANGE_HALF(1)));
+	codegen_label_bind(p, l_h0);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_next);
+	/* every field: start <= key <= end */
+	for (i = 0; i < s->nfields; i++) {
+		uint32_t len = s->field_len[i];
+		uint32_t l_ok1 = codegen_label_new(p), l_ok2 = codegen_label_new(p);
+
+		emit_becmp2(p, R6, RCTX_KEY + off, R0,
+			    offsetof(struct codegen_set_range, start) + off, len,
+			    l_next, l_ok1, l_ok1);
+		codegen_label_bind(p, l_ok1);
+		emit_becmp2(p, R6, RCTX_KEY + off, R0,
+			    offsetof(struct codegen_set_range, end) + off, len,
+			    l_ok2, l_ok2, l_next);
+		codegen_label_bind(p, l_ok2);
+		off += (len + 3) & ~3u;
+	}
+	/* ctx->found = index; return 1 (stop) */
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R7, RCTX_FOUND));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
+	codegen_emit(p, INSN_EXIT());
+	codegen_label_bind(p, l_next);
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_EXIT());
+}
+
+/* r0 = map_lookup_elem(ranges, {id, ctx idx}); half of this generation */
+static void emit_range_slot(struct codegen_prog *p, int fd, uint32_t l_miss)
+{
+	uint32_t l_half = codegen_label_new(p);
+
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, RCTX_OFF));
+	codegen_emit_ld_map(p, R1, fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_miss);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, RANGE_HALF(0)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1, 0), l_half);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, HALF_SIZE));
+	codegen_label_bind(p, l_half);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
+				     offsetof(struct codegen_set_half, valid)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_miss);
+}
+
+/* interval concatenation: scan the slots; r0 = the matching half */
+static void emit_range_find(struct codegen_prog *p, const struct expr_lookup *l,
+			    const struct codegen_expr_ctx *ec, uint32_t l_miss)
+{
+	int fd = ec->env->set_range_fd;
+	uint32_t l_cnt = codegen_label_new(p), l_cb, l_new = UINT32_MAX, i;
+	uint32_t done = 0, klen = l->set->klen;
+
+	/* one callback per field layout in a program */
+	for (i = 0; i < p->ndeferred; i++) {
+		const struct set *o = p->deferred[i].arg;
+
+		if (p->deferred[i].emit == emit_range_cb &&
+		    o->nfields == l->set->nfields &&
+		    !memcmp(o->field_len, l->set->field_len, o->nfields))
+			break;
+	}
+	if (i < p->ndeferred) {
+		l_cb = p->deferred[i].label;
+	} else {
+		l_cb = codegen_label_new(p);
+		l_new = l_cb;
+	}
+
+	/* ctx: id, key bytes, found = ~0, genbit */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, RCTX_OFF + RCTX_ID));
+	while (done < klen) {
+		uint32_t rest = klen - done;
+		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
+
+		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(l->sreg) + done));
+		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
+		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
+	}
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, RCTX_OFF + RCTX_FOUND, -1));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, RCTX_OFF + RCTX_GENBIT));
+	/* r1 = count slot's start[0..4), 0 if none */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, RCTX_OFF + RCTX_IDX, (int32_t)SET_RANGE_COUNT));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, RCTX_OFF));
+	codegen_emit_ld_map(p, R1, fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_cnt);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, 0));
+	codegen_label_bind(p, l_cnt);
+	/* bpf_loop(count, cb, ctx, 0) */
+	codegen_emit_ld_func(p, R2, l_cb);
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, RCTX_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_loop));
+	if (l_cb == l_new)
+		codegen_defer_func(p, l_cb, emit_range_cb, l->set);
+	/* found? r0 = its half */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, RCTX_OFF + RCTX_FOUND));
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, -1, 0), l_miss);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, RCTX_OFF + RCTX_IDX));
+	emit_range_slot(p, fd, l_miss);
 }
 
 static void lookup_emit(struct codegen_prog *p, const struct expr *e,
 			const struct codegen_expr_ctx *ec)
 {
-	(void)e;
-	(void)ec;
-	/* lookup_check() refuses every lookup: never reached */
-	if (!p->err)
-		p->err = -EOPNOTSUPP;
+	const struct expr_lookup *l = expr_priv(e);
+	const struct set *s = l->set;
+	bool ranges = codegen_set_ranges(s);
+	bool lpm = codegen_set_interval(s);
+	uint32_t klen = s->klen, words = (klen + 3) / 4;
+	uint32_t kbytes = lpm ? klen : 4 * words;
+	int fd = ranges ? ec->env->set_range_fd :
+		 lpm ? ec->env->set_lpm_fd[klen] : ec->env->set_hash_fd[words];
+	uint32_t l_nf = codegen_label_new(p), l_hit = codegen_label_new(p);
+	uint32_t l_cat = codegen_label_new(p), l_end = codegen_label_new(p);
+	uint32_t done = 0;
+
+	if (fd <= 0) {
+		if (!p->err)
+			p->err = -ENOENT;	/* the dataplane creates it first */
+		return;
+	}
+	if (ranges) {
+		emit_range_find(p, l, ec, l_nf);
+		goto found;
+	}
+	/* key: [prefixlen,] id, registers (hash: zero padded) */
+	if (lpm)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, PLEN_OFF, 32 + 8 * klen));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, ID_OFF));
+	if (kbytes > klen)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, KEY_OFF + 4 * (words - 1), 0));
+	while (done < klen) {
+		uint32_t rest = klen - done;
+		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
+
+		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(l->sreg) + done));
+		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
+		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
+	}
+	emit_map_lookup(p, fd, lpm, l_nf);
+found:
+	/* found: inverted goes on to the catchall, else hit */
+	if (l->invert) {
+		codegen_emit_jmp(p, INSN_JA(0), l_cat);
+		/* not found, inverted: match */
+		codegen_label_bind(p, l_nf);
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+	} else {
+		codegen_emit_jmp(p, INSN_JA(0), l_hit);
+		codegen_label_bind(p, l_nf);
+	}
+	/* catchall: id | SET_CATCHALL_BIT, zero key; none: break */
+	codegen_label_bind(p, l_cat);
+	if (ranges) {
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, RCTX_OFF + RCTX_IDX,
+					    (int32_t)SET_RANGE_CATCHALL));
+		emit_range_slot(p, fd, ec->l_break);
+		goto hit;
+	}
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, (int32_t)SET_CATCHALL_BIT));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, ID_OFF));
+	emit_stack_zero(p, KEY_OFF, kbytes);
+	emit_map_lookup(p, fd, lpm, ec->l_break);
+hit:
+	codegen_label_bind(p, l_hit);
+	if (l->has_dreg && s->dtype == NFT_DATA_VERDICT_TYPE) {
+		/* st->verdict = code; st->target = target */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
+					     offsetof(struct codegen_set_half, code)));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(verdict)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R0,
+					     offsetof(struct codegen_set_half, target)));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R2, ST_OFF(target)));
+		codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JNE, R1, VERDICT_CONTINUE, 0),
+				 ec->l_done);
+	} else if (l->has_dreg) {
+		/* regs[dreg..] = data (nft_data_copy) */
+		codegen_emit_copy_to_reg(p, l->dreg, R0,
+					 offsetof(struct codegen_set_half, data),
+					 s->dlen);
+	}
+	codegen_label_bind(p, l_end);
+}
+
+/*
+ * shapes outlive the rules and sets they were made from: a shape's copy
+ * of the expression points to its own copy of the set's shape fields
+ */
+int codegen_lookup_detach(struct expr *e)
+{
+	struct expr_lookup *l = expr_priv(e);
+	struct set *c;
+
+	if (!l->set)
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->flags = l->set->flags;
+	c->klen = l->set->klen;
+	c->dtype = l->set->dtype;
+	c->dlen = l->set->dlen;
+	c->nfields = l->set->nfields;
+	memcpy(c->field_len, l->set->field_len, sizeof(c->field_len));
+	list_init(&c->elems);
+	list_init(&c->list);
+	l->set = c;
+	return 0;
+}
+
+void codegen_lookup_release(struct expr *e)
+{
+	struct expr_lookup *l = expr_priv(e);
+
+	free(l->set);
+	l->set = NULL;
 }
 
 const struct codegen_expr_ops codegen_expr_lookup = {

@@ -227,6 +227,113 @@ static inline void tm_byteorder(struct tm_rb *rb, uint8_t sreg, uint8_t dreg,
 	b->size = size;
 }
 
+/* sets (include/ruleset.h), new in the next commit */
+#define TM_SET_ANON	0x1
+#define TM_SET_CONST	0x2
+#define TM_SET_INTERVAL	0x4
+#define TM_SET_MAP	0x8
+#define TM_SET_TIMEOUT	0x10
+#define TM_SET_CONCAT	0x80
+#define TM_VERDICT	0xffffff00u
+#define TM_ELEM_END	0x1
+#define TM_ELEM_CATCHALL 0x2
+
+static inline struct set *tm_set(struct table *t, const char *name,
+				 uint32_t flags, uint32_t klen)
+{
+	struct set *s = calloc(1, sizeof(*s));
+
+	s->table = t;
+	s->name = strdup(name);
+	s->handle = ++t->hgenerator;
+	s->genmask = genmask_cur(t->net);
+	s->flags = flags;
+	s->klen = klen;
+	list_init(&s->elems);
+	list_add_tail(&s->list, &t->sets);
+	return s;
+}
+
+/* a map of @dlen bytes of data, or of verdicts (@dtype TM_VERDICT) */
+static inline struct set *tm_map(struct table *t, const char *name,
+				 uint32_t flags, uint32_t klen, uint32_t dtype,
+				 uint32_t dlen)
+{
+	struct set *s = tm_set(t, name, flags | TM_SET_MAP, klen);
+
+	s->dtype = dtype;
+	s->dlen = dtype == TM_VERDICT ? 16 : dlen;
+	return s;
+}
+
+/* element with @len key bytes (0: catchall), active from the next commit */
+static inline struct set_elem *tm_elem(struct set *s, const void *key,
+				       uint32_t len, uint32_t flags)
+{
+	struct set_elem *e = calloc(1, sizeof(*e));
+
+	e->genmask = genmask_cur(s->table->net);
+	e->flags = flags | (len ? 0 : TM_ELEM_CATCHALL);
+	e->key.len = len;
+	memcpy(e->key.v, key, len);
+	list_add_tail(&e->list, &s->elems);
+	return e;
+}
+
+/* 16-bit big-endian key (ports) */
+static inline struct set_elem *tm_elem16(struct set *s, uint16_t v,
+					 uint32_t flags)
+{
+	uint8_t k[2] = { v >> 8, v & 0xff };
+
+	return tm_elem(s, k, 2, flags);
+}
+
+static inline struct set_elem *tm_elem_verdict(struct set_elem *e, int32_t code,
+					       struct chain *to)
+{
+	e->verdict.code = code;
+	e->verdict.chain = to;
+	e->has_data = true;
+	return e;
+}
+
+static inline struct set_elem *tm_elem_data(struct set_elem *e, const void *v,
+					    uint32_t len)
+{
+	e->data.len = len;
+	memcpy(e->data.v, v, len);
+	e->has_data = true;
+	return e;
+}
+
+/* delete an element in the next commit */
+static inline void tm_elem_del(struct set_elem *e, struct set *s)
+{
+	e->genmask |= genmask_next(s->table->net);
+}
+
+static inline void tm_lookup(struct tm_rb *rb, struct set *s, uint8_t sreg,
+			     bool invert)
+{
+	struct expr_lookup *l = tm_add(rb, EXPR_LOOKUP, sizeof(*l));
+
+	l->set = s;
+	l->sreg = sreg;
+	l->invert = invert;
+}
+
+static inline void tm_lookup_map(struct tm_rb *rb, struct set *s, uint8_t sreg,
+				 uint8_t dreg)
+{
+	struct expr_lookup *l = tm_add(rb, EXPR_LOOKUP, sizeof(*l));
+
+	l->set = s;
+	l->sreg = sreg;
+	l->dreg = dreg;
+	l->has_dreg = true;
+}
+
 static inline struct rule *tm_rule_new(struct chain *c, struct tm_rb *rb)
 {
 	struct rule *r = calloc(1, sizeof(*r));
@@ -274,7 +381,21 @@ static inline void tm_flip(struct net *net)
 	net->gencursor ^= 1;
 	net->base_seq++;
 	list_for_each_entry(t, &net->tables, list) {
+		struct set *s;
+		struct set_elem *e, *en;
+
 		t->genmask = 0;
+		list_for_each_entry(s, &t->sets, list) {
+			s->genmask = 0;
+			list_for_each_entry_safe(e, en, &s->elems, list) {
+				if (!active(e->genmask, genmask_cur(net))) {
+					list_del(&e->list);
+					free(e);
+				} else {
+					e->genmask = 0;
+				}
+			}
+		}
 		list_for_each_entry(c, &t->chains, list) {
 			c->genmask = 0;
 			list_for_each_entry_safe(r, rn, &c->rules, list) {

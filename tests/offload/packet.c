@@ -3,7 +3,7 @@
  * packet.c - real packets through a real netfilter link, in a scratch
  * network namespace: table inet t { chain input { type filter hook input
  * priority 0; meta l4proto tcp tcp dport 9 counter drop; meta l4proto udp
- * counter } }.
+ * counter } }, and tcp dport { 22, 80 } drop (an anonymous set).
  */
 #include "tests/codegen/model.h"
 
@@ -153,4 +153,46 @@ Test(packet, tcp9_dropped_others_accepted_counters_exact)
 	close(l10);
 	close(l9v6);
 	close(u9);
+}
+
+Test(packet, anonymous_set_drops_listed_ports)
+{
+	int l22 = listener(AF_INET, SOCK_STREAM, 22);
+	int l80 = listener(AF_INET, SOCK_STREAM, 80);
+	int l81 = listener(AF_INET, SOCK_STREAM, 81);
+	int l80v6 = listener(AF_INET6, SOCK_STREAM, 80);
+	struct set *s = tm_set(t, "__set0", TM_SET_ANON | TM_SET_CONST, 2);
+	struct tm_rb rb = { 0 };
+	struct dp_stats s0, s1;
+	uint8_t tcp = 6;
+
+	/* tcp dport { 22, 80 } drop */
+	tm_elem16(s, 22, 0);
+	tm_elem16(s, 80, 0);
+	tm_meta(&rb, 16 /* l4proto */, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &tcp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_lookup(&rb, s, 4, false);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(input, &rb);
+	tm_commit_ok(&net);
+	cr_assert_not(tcp_connects(AF_INET, 22), "tcp/22 dropped");
+	cr_assert_not(tcp_connects(AF_INET, 80), "tcp/80 dropped");
+	cr_assert_not(tcp_connects(AF_INET6, 80), "inet: IPv6 tcp/80 dropped");
+	cr_assert(tcp_connects(AF_INET, 81), "tcp/81 accepted");
+
+	/* the set's elements change: map updates, no program */
+	dataplane_stats(&net, &s0);
+	tm_elem_del(list_first_entry(&s->elems, struct set_elem, list), s);
+	tm_elem16(s, 81, 0);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded);
+	cr_assert(tcp_connects(AF_INET, 22), "tcp/22 accepted again");
+	cr_assert_not(tcp_connects(AF_INET, 81), "tcp/81 dropped now");
+	cr_assert_not(tcp_connects(AF_INET, 80), "tcp/80 still dropped");
+	close(l22);
+	close(l80);
+	close(l81);
+	close(l80v6);
 }

@@ -1,0 +1,940 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sets.c - the elements of the sets that rules look up, in the shared set
+ * maps (codegen.h, "Sets").
+ *
+ * Every prepare recomputes, from the model, what each map entry must hold
+ * in both generations (elements active in generation g fill half g), then
+ * writes the entries whose value changed and deletes the entries neither
+ * generation needs. The live generation's half of an entry never changes
+ * (the model's current generation is what the previous prepare made the
+ * next one), so packets see nothing until publish flips the generation
+ * word; element changes are map updates only, never code.
+ *
+ * Interval sets (nft_set_rbtree semantics): elements sorted by key, an
+ * element flagged NFT_SET_ELEM_INTERVAL_END ends the range the previous
+ * one started; a key matches the last element (ends before starts on equal
+ * keys) whose key is <= it, unless that is an end. Each range becomes its
+ * minimal set of prefixes in an LPM trie. The ranges of one generation are
+ * disjoint, but the trie holds both generations' prefixes, so an entry's
+ * half g holds the value of the generation-g prefix containing it (or
+ * nothing): the longest match then answers as generation g's own prefixes
+ * would, whichever generation's entries are in the way.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "offload/offload.h"
+#include "expr/lookup.h"
+
+#define DP_SETS		65536	/* set ids */
+#define DP_SET_ELEMS	131072	/* entries per shared set map */
+#define SET_HASH	1024
+#define KEY_MAX		(8 + SET_KLEN_MAX)
+
+#define NFPROTO_INET	1
+#define NFPROTO_IPV4	2
+#define NFPROTO_IPV6	10
+
+/* a set the rules look up */
+struct dp_slot {
+	uint8_t start[SET_KLEN_MAX];
+	uint8_t end[SET_KLEN_MAX];
+	bool used;
+	bool seen;
+};
+
+struct dp_set {
+	struct dp_set *hnext;
+	uint64_t table;
+	uint64_t handle;
+	uint32_t id;
+	bool seen;
+	bool fresh;
+	struct dp_slot *slots;	/* interval concatenations: slot -> range */
+	uint32_t nslots, capslots;
+};
+
+/* one map entry */
+struct dp_elem {
+	struct dp_elem *hnext;
+	int fd;
+	uint32_t klen;
+	uint8_t key[KEY_MAX];
+	uint32_t vsize;		/* value bytes */
+	uint32_t voff;		/* struct codegen_set_val within the value */
+	uint8_t *shadow;	/* vsize bytes: what the map holds */
+	uint8_t *want;		/* vsize bytes: what this prepare wants */
+	bool in_map;
+	bool seen;
+	uint8_t buf[] __attribute__((aligned(8)));
+};
+
+struct dp_sets {
+	struct dp_set *hash[SET_HASH];
+	struct dp_elem **elems;
+	uint32_t nbuckets, nelems;
+	/* id allocator, ids freed by a prepare reused after a publish */
+	uint8_t *used;
+	uint32_t next;
+	uint32_t *free, nfree;
+	uint32_t *cool, ncool;
+};
+
+/* one prefix of an interval set's generation */
+struct dp_prefix {
+	uint8_t start[SET_KLEN_MAX];
+	uint8_t last[SET_KLEN_MAX];
+	uint32_t plen;
+	const struct set_elem *e;
+};
+
+struct dp_prefixes {
+	struct dp_prefix *v;
+	uint32_t n, cap;
+};
+
+struct dp_sets *dp_sets_new(void)
+{
+	struct dp_sets *ss = calloc(1, sizeof(*ss));
+
+	if (!ss)
+		return NULL;
+	ss->nbuckets = 4096;
+	ss->elems = calloc(ss->nbuckets, sizeof(*ss->elems));
+	ss->used = calloc(DP_SETS, 1);
+	ss->free = calloc(DP_SETS, sizeof(uint32_t));
+	ss->cool = calloc(DP_SETS, sizeof(uint32_t));
+	ss->next = 1;
+	if (!ss->elems || !ss->used || !ss->free || !ss->cool) {
+		dp_sets_free(ss, NULL);
+		return NULL;
+	}
+	return ss;
+}
+
+void dp_sets_free(struct dp_sets *ss, struct codegen_env *env)
+{
+	struct dp_set *s;
+	struct dp_elem *el;
+	uint32_t i;
+
+	if (env) {
+		for (i = 0; i <= SET_KEY_WORDS_MAX; i++)
+			if (env->set_hash_fd[i] > 0)
+				close(env->set_hash_fd[i]);
+		for (i = 0; i <= SET_KLEN_MAX; i++)
+			if (env->set_lpm_fd[i] > 0)
+				close(env->set_lpm_fd[i]);
+	}
+	if (!ss)
+		return;
+	for (i = 0; i < SET_HASH; i++)
+		while ((s = ss->hash[i])) {
+			ss->hash[i] = s->hnext;
+			free(s->slots);
+			free(s);
+		}
+	for (i = 0; ss->elems && i < ss->nbuckets; i++)
+		while ((el = ss->elems[i])) {
+			ss->elems[i] = el->hnext;
+			free(el);
+		}
+	free(ss->elems);
+	free(ss->used);
+	free(ss->free);
+	free(ss->cool);
+	free(ss);
+}
+
+/* ---- set records ---- */
+
+static uint32_t set_hash(uint64_t table, uint64_t handle)
+{
+	uint64_t h = table * 0x9e3779b97f4a7c15ull ^ handle * 0xc2b2ae3d27d4eb4full;
+
+	return (uint32_t)(h ^ (h >> 31)) % SET_HASH;
+}
+
+static struct dp_set *set_find(struct dp_sets *ss, const struct set *s)
+{
+	struct dp_set *r;
+
+	for (r = ss->hash[set_hash(s->table->handle, s->handle)]; r; r = r->hnext)
+		if (r->table == s->table->handle && r->handle == s->handle)
+			return r;
+	return NULL;
+}
+
+static struct dp_set *set_new(struct dp_sets *ss, const struct set *s)
+{
+	uint32_t h = set_hash(s->table->handle, s->handle);
+	struct dp_set *r;
+	uint32_t id;
+
+	if (ss->nfree)
+		id = ss->free[--ss->nfree];
+	else if (ss->next < DP_SETS)
+		id = ss->next++;
+	else
+		return NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		ss->free[ss->nfree++] = id;
+		return NULL;
+	}
+	ss->used[id] = 1;
+	r->id = id;
+	r->table = s->table->handle;
+	r->handle = s->handle;
+	r->fresh = true;
+	r->hnext = ss->hash[h];
+	ss->hash[h] = r;
+	return r;
+}
+
+static void set_free(struct dp_sets *ss, struct dp_set *r)
+{
+	struct dp_set **pp = &ss->hash[set_hash(r->table, r->handle)];
+
+	while (*pp != r)
+		pp = &(*pp)->hnext;
+	*pp = r->hnext;
+	ss->used[r->id] = 0;
+	ss->cool[ss->ncool++] = r->id;
+	free(r->slots);
+	free(r);
+}
+
+uint32_t dp_sets_id(struct dp_sets *ss, const struct set *s)
+{
+	struct dp_set *r = set_find(ss, s);
+
+	return r ? r->id : 0;
+}
+
+/* ---- map entries ---- */
+
+static uint32_t elem_hash(int fd, const uint8_t *key, uint32_t klen)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)fd, i;
+
+	for (i = 0; i < klen; i++)
+		h = (h ^ key[i]) * 16777619u;
+	return h;
+}
+
+static int elems_grow(struct dp_sets *ss)
+{
+	uint32_t n = ss->nbuckets * 2, i;
+	struct dp_elem **b = calloc(n, sizeof(*b)), *el;
+
+	if (!b)
+		return -ENOMEM;
+	for (i = 0; i < ss->nbuckets; i++)
+		while ((el = ss->elems[i])) {
+			uint32_t h = elem_hash(el->fd, el->key, el->klen) % n;
+
+			ss->elems[i] = el->hnext;
+			el->hnext = b[h];
+			b[h] = el;
+		}
+	free(ss->elems);
+	ss->elems = b;
+	ss->nbuckets = n;
+	return 0;
+}
+
+static struct codegen_set_val *elem_val(struct dp_elem *el)
+{
+	return (struct codegen_set_val *)(el->want + el->voff);
+}
+
+static struct dp_elem *elem_get(struct dp_sets *ss, int fd, const uint8_t *key,
+				uint32_t klen, bool range)
+{
+	uint32_t h = elem_hash(fd, key, klen), vsize;
+	struct dp_elem *el;
+
+	for (el = ss->elems[h % ss->nbuckets]; el; el = el->hnext)
+		if (el->fd == fd && el->klen == klen && !memcmp(el->key, key, klen)) {
+			if (!el->seen) {
+				el->seen = true;
+				memset(el->want, 0, el->vsize);
+			}
+			return el;
+		}
+	if (ss->nelems >= 2 * ss->nbuckets && elems_grow(ss))
+		return NULL;
+	vsize = range ? sizeof(struct codegen_set_range) :
+			sizeof(struct codegen_set_val);
+	el = calloc(1, sizeof(*el) + 2 * vsize);
+	if (!el)
+		return NULL;
+	el->fd = fd;
+	el->klen = klen;
+	el->vsize = vsize;
+	el->shadow = el->buf;
+	el->want = el->buf + vsize;
+	el->voff = range ? offsetof(struct codegen_set_range, val) : 0;
+	memcpy(el->key, key, klen);
+	el->seen = true;
+	h %= ss->nbuckets;
+	el->hnext = ss->elems[h];
+	ss->elems[h] = el;
+	ss->nelems++;
+	return el;
+}
+
+/* ---- building ---- */
+
+struct fill_ctx {
+	struct dp_sets *ss;
+	const struct codegen_consts_ctx *cc;
+	struct dp_error *err;
+	const struct set *s;
+	uint32_t id;
+	int fd;
+	bool lpm;
+	bool ranges;
+	bool in_gen[2];		/* set active in generation g */
+};
+
+/* @v == LONG_MIN: "set 'x': @what", else "set 'x': @what @v is not supported" */
+static int fail(struct fill_ctx *fc, int ret, const char *what, long v)
+{
+	const char *name = fc->s->name ? fc->s->name : "";
+
+	if (v == LONG_MIN)
+		snprintf(fc->err->buf, sizeof(fc->err->buf), "set '%.64s': %s",
+			 name, what);
+	else
+		snprintf(fc->err->buf, sizeof(fc->err->buf),
+			 "set '%.64s': %s %ld is not supported by the nfbpf dataplane yet",
+			 name, what, v);
+	fc->err->msg = fc->err->buf;
+	return ret;
+}
+
+static int make_half(struct fill_ctx *fc, const struct set_elem *e,
+		     struct codegen_set_half *h)
+{
+	const struct set *s = fc->s;
+
+	memset(h, 0, sizeof(*h));
+	h->valid = 1;
+	if (!(s->flags & NFT_SET_F_MAP))
+		return 0;
+	if (s->dtype == NFT_DATA_VERDICT_TYPE) {
+		switch (e->verdict.code) {
+		case VERDICT_JUMP:
+		case VERDICT_GOTO:
+			if (!e->verdict.chain)
+				return fail(fc, -EINVAL, "jump/goto without a chain",
+					    LONG_MIN);
+			h->target = fc->cc->chain_head(fc->cc->priv, e->verdict.chain);
+			/* fallthrough */
+		case VERDICT_ACCEPT:
+		case VERDICT_DROP:
+		case VERDICT_CONTINUE:
+		case VERDICT_BREAK:
+		case VERDICT_RETURN:
+			h->code = e->verdict.code;
+			return 0;
+		}
+		return fail(fc, -EOPNOTSUPP, "verdict", e->verdict.code);
+	}
+	memcpy(h->data, e->data.v,
+	       e->data.len < s->dlen ? e->data.len : s->dlen);
+	return 0;
+}
+
+/* the map key of @e (NULL: catchall) in @key; returns its length */
+static uint32_t exact_key(const struct fill_ctx *fc, const struct set_elem *e,
+			  uint8_t *key)
+{
+	uint32_t klen = fc->s->klen, kb = fc->lpm ? klen : 4 * ((klen + 3) / 4);
+	uint32_t id = fc->id, plen = 32 + 8 * klen, off = 0;
+
+	memset(key, 0, KEY_MAX);
+	if (fc->ranges) {
+		uint32_t idx = SET_RANGE_CATCHALL;
+
+		memcpy(key, &fc->id, 4);
+		memcpy(key + 4, &idx, 4);
+		return 8;
+	}
+	if (fc->lpm) {
+		memcpy(key, &plen, 4);
+		off = 4;
+	}
+	if (!e)
+		id |= SET_CATCHALL_BIT;
+	memcpy(key + off, &id, 4);
+	if (e)
+		memcpy(key + off + 4, e->key.v,
+		       e->key.len < klen ? e->key.len : klen);
+	return off + 4 + kb;
+}
+
+static bool is_catchall(const struct set_elem *e)
+{
+	return (e->flags & SET_ELEM_F_CATCHALL) || !e->key.len;
+}
+
+/* exact sets, and the catchall element of any set */
+static int fill_elem(struct fill_ctx *fc, const struct set_elem *e, bool catchall)
+{
+	uint8_t key[KEY_MAX];
+	uint32_t klen = exact_key(fc, catchall ? NULL : e, key), g;
+	struct dp_elem *el = NULL;
+	int ret;
+
+	for (g = 0; g < 2; g++) {
+		if (!fc->in_gen[g] || !active(e->genmask, 1u << g))
+			continue;
+		if (!el)
+			el = elem_get(fc->ss, fc->fd, key, klen, fc->ranges);
+		if (!el)
+			return fail(fc, -ENOMEM, "out of memory", LONG_MIN);
+		ret = make_half(fc, e, &elem_val(el)->half[g]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int elem_cmp(const void *a, const void *b, void *klen)
+{
+	const struct set_elem *x = *(const struct set_elem *const *)a;
+	const struct set_elem *y = *(const struct set_elem *const *)b;
+	int c = memcmp(x->key.v, y->key.v, *(const uint32_t *)klen);
+
+	if (c)
+		return c;
+	/* equal keys: the end of the previous range first */
+	return (int)!(x->flags & SET_ELEM_F_INTERVAL_END) -
+	       (int)!(y->flags & SET_ELEM_F_INTERVAL_END);
+}
+
+/* number of trailing zero bits of @a (nbits if zero) */
+static uint32_t be_tz(const uint8_t *a, uint32_t len)
+{
+	uint32_t i, b;
+
+	for (i = 0; i < len; i++) {
+		uint8_t v = a[len - 1 - i];
+
+		if (!v)
+			continue;
+		for (b = 0; !(v & (1u << b)); b++)
+			;
+		return 8 * i + b;
+	}
+	return 8 * len;
+}
+
+/* @out = @a with its low @s bits set */
+static void be_or_low(uint8_t *out, const uint8_t *a, uint32_t len, uint32_t s)
+{
+	uint32_t i;
+
+	memcpy(out, a, len);
+	for (i = 0; i < s; i++)
+		out[len - 1 - i / 8] |= 1u << (i % 8);
+}
+
+/* @a += 1; false on overflow */
+static bool be_inc(uint8_t *a, uint32_t len)
+{
+	uint32_t i;
+
+	for (i = len; i-- > 0;)
+		if (++a[i])
+			return true;
+	return false;
+}
+
+/* @a -= 1; false on underflow */
+static bool be_dec(uint8_t *a, uint32_t len)
+{
+	uint32_t i;
+
+	for (i = len; i-- > 0;)
+		if (a[i]--)
+			return true;
+	return false;
+}
+
+static int prefix_push(struct dp_prefixes *ps, const struct dp_prefix *p)
+{
+	if (ps->n == ps->cap) {
+		uint32_t ncap = ps->cap ? 2 * ps->cap : 64;
+		void *n = realloc(ps->v, ncap * sizeof(*ps->v));
+
+		if (!n)
+			return -ENOMEM;
+		ps->v = n;
+		ps->cap = ncap;
+	}
+	ps->v[ps->n++] = *p;
+	return 0;
+}
+
+/* [start, last] as its minimal list of prefixes, in ascending order */
+static int decompose(struct dp_prefixes *ps, const uint8_t *start,
+		     const uint8_t *last, uint32_t len, const struct set_elem *e)
+{
+	struct dp_prefix p = { .e = e };
+	uint32_t nbits = 8 * len, s;
+
+	memcpy(p.start, start, len);
+	for (;;) {
+		s = be_tz(p.start, len);
+		for (; s > 0; s--) {
+			be_or_low(p.last, p.start, len, s);
+			if (memcmp(p.last, last, len) <= 0)
+				break;
+		}
+		if (!s)
+			memcpy(p.last, p.start, len);
+		p.plen = nbits - s;
+		if (prefix_push(ps, &p))
+			return -ENOMEM;
+		if (memcmp(p.last, last, len) >= 0)
+			return 0;
+		memcpy(p.start, p.last, len);
+		be_inc(p.start, len);
+	}
+}
+
+/* the ranges of generation @g as prefixes */
+static int gen_prefixes(struct fill_ctx *fc, uint32_t g, struct dp_prefixes *ps)
+{
+	const struct set *s = fc->s;
+	uint32_t klen = s->klen, n = 0, i;
+	const struct set_elem **v;
+	struct set_elem *e;
+	uint8_t last[SET_KLEN_MAX];
+	int ret = 0;
+
+	list_for_each_entry(e, &s->elems, list)
+		n++;
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	n = 0;
+	list_for_each_entry(e, &s->elems, list)
+		if (active(e->genmask, 1u << g) && !is_catchall(e))
+			v[n++] = e;
+	qsort_r(v, n, sizeof(*v), elem_cmp, &klen);
+	for (i = 0; i < n && !ret; i++) {
+		const struct set_elem *x = v[i];
+
+		if (x->flags & SET_ELEM_F_INTERVAL_END)
+			continue;
+		if (x->key_end.len) {
+			memset(last, 0, sizeof(last));
+			memcpy(last, x->key_end.v,
+			       x->key_end.len < klen ? x->key_end.len : klen);
+		} else if (i + 1 < n) {
+			memcpy(last, v[i + 1]->key.v, klen);
+			if (memcmp(last, x->key.v, klen) <= 0 || !be_dec(last, klen))
+				continue;
+		} else {
+			memset(last, 0xff, klen);
+		}
+		if (memcmp(last, x->key.v, klen) < 0)
+			continue;
+		ret = decompose(ps, x->key.v, last, klen, x);
+	}
+	free(v);
+	return ret;
+}
+
+/* the prefix of @ps (sorted, disjoint) containing @p, or NULL */
+static const struct dp_prefix *containing(const struct dp_prefixes *ps,
+					  const struct dp_prefix *p, uint32_t len)
+{
+	uint32_t lo = 0, hi = ps->n;
+
+	/* first index whose start > p->start */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (memcmp(ps->v[mid].start, p->start, len) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || memcmp(p->last, ps->v[lo - 1].last, len) > 0)
+		return NULL;
+	return &ps->v[lo - 1];
+}
+
+static int fill_interval(struct fill_ctx *fc)
+{
+	struct dp_prefixes own[2] = { { 0 } };
+	uint32_t klen = fc->s->klen, g, h, i;
+	int ret = 0;
+
+	for (g = 0; g < 2 && !ret; g++)
+		if (fc->in_gen[g])
+			ret = gen_prefixes(fc, g, &own[g]);
+	for (g = 0; g < 2 && !ret; g++)
+		for (i = 0; i < own[g].n && !ret; i++) {
+			const struct dp_prefix *p = &own[g].v[i];
+			uint32_t plen = 32 + p->plen;
+			uint8_t key[KEY_MAX] = { 0 };
+			struct dp_elem *el;
+
+			memcpy(key, &plen, 4);
+			memcpy(key + 4, &fc->id, 4);
+			memcpy(key + 8, p->start, klen);
+			el = elem_get(fc->ss, fc->fd, key, 8 + klen, false);
+			if (!el) {
+				ret = -ENOMEM;
+				break;
+			}
+			for (h = 0; h < 2 && !ret; h++) {
+				const struct dp_prefix *q = containing(&own[h], p, klen);
+
+				if (q)
+					ret = make_half(fc, q->e, &elem_val(el)->half[h]);
+			}
+		}
+	free(own[0].v);
+	free(own[1].v);
+	if (ret == -ENOMEM && !fc->err->msg)
+		fail(fc, ret, "out of memory", LONG_MIN);
+	return ret;
+}
+
+/* the slot of range [@start, @end] in @r, allocated if new; -1: no memory */
+static int slot_get(struct dp_set *r, const uint8_t *start, const uint8_t *end,
+		    uint32_t klen)
+{
+	uint32_t i, free_i = UINT32_MAX;
+
+	for (i = 0; i < r->nslots; i++) {
+		struct dp_slot *sl = &r->slots[i];
+
+		if (!sl->used) {
+			if (free_i == UINT32_MAX && !sl->seen)
+				free_i = i;
+			continue;
+		}
+		if (!memcmp(sl->start, start, klen) && !memcmp(sl->end, end, klen))
+			return (int)i;
+	}
+	if (free_i == UINT32_MAX) {
+		if (r->nslots == r->capslots) {
+			uint32_t ncap = r->capslots ? 2 * r->capslots : 16;
+			void *n = realloc(r->slots, ncap * sizeof(*r->slots));
+
+			if (!n)
+				return -1;
+			r->slots = n;
+			r->capslots = ncap;
+		}
+		free_i = r->nslots++;
+	}
+	memset(&r->slots[free_i], 0, sizeof(r->slots[free_i]));
+	r->slots[free_i].used = true;
+	memcpy(r->slots[free_i].start, start, klen);
+	memcpy(r->slots[free_i].end, end, klen);
+	return (int)free_i;
+}
+
+/*
+ * interval concatenations: every range of either generation keeps its
+ * slot while it lives; the slot's halves say in which generation
+ */
+static int fill_ranges(struct fill_ctx *fc, struct dp_set *r)
+{
+	uint32_t klen = fc->s->klen, i, g, count;
+	uint8_t key[KEY_MAX];
+	struct set_elem *e;
+	struct dp_elem *el;
+	int ret;
+
+	for (i = 0; i < r->nslots; i++)
+		r->slots[i].seen = false;
+	list_for_each_entry(e, &fc->s->elems, list) {
+		const uint8_t *end;
+		uint8_t kbuf[SET_KLEN_MAX] = { 0 }, ebuf[SET_KLEN_MAX] = { 0 };
+		int idx = -1;
+
+		if (is_catchall(e))
+			continue;
+		memcpy(kbuf, e->key.v, e->key.len < klen ? e->key.len : klen);
+		end = kbuf;
+		if (e->key_end.len) {
+			memcpy(ebuf, e->key_end.v,
+			       e->key_end.len < klen ? e->key_end.len : klen);
+			end = ebuf;
+		}
+		for (g = 0; g < 2; g++) {
+			struct codegen_set_range *v;
+			uint32_t u;
+
+			if (!fc->in_gen[g] || !active(e->genmask, 1u << g))
+				continue;
+			if (idx < 0) {
+				idx = slot_get(r, kbuf, end, klen);
+				if (idx < 0)
+					return fail(fc, -ENOMEM, "out of memory", LONG_MIN);
+				r->slots[idx].seen = true;
+			}
+			u = (uint32_t)idx;
+			memcpy(key, &fc->id, 4);
+			memcpy(key + 4, &u, 4);
+			el = elem_get(fc->ss, fc->fd, key, 8, true);
+			if (!el)
+				return fail(fc, -ENOMEM, "out of memory", LONG_MIN);
+			v = (struct codegen_set_range *)el->want;
+			memcpy(v->start, kbuf, klen);
+			memcpy(v->end, end, klen);
+			ret = make_half(fc, e, &v->val.half[g]);
+			if (ret)
+				return ret;
+		}
+	}
+	/* ranges gone from both generations free their slot; the count
+	 * covers the highest slot in use */
+	count = 0;
+	for (i = 0; i < r->nslots; i++) {
+		if (!r->slots[i].seen)
+			r->slots[i].used = false;
+		else
+			count = i + 1;
+	}
+	r->nslots = count;
+	g = SET_RANGE_COUNT;
+	memcpy(key, &fc->id, 4);
+	memcpy(key + 4, &g, 4);
+	el = elem_get(fc->ss, fc->fd, key, 8, true);
+	if (!el)
+		return fail(fc, -ENOMEM, "out of memory", LONG_MIN);
+	memcpy(el->want, &count, 4);
+	return 0;
+}
+
+static int ensure_map(struct codegen_env *env, const struct set *s, int *fd)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = BPF_F_NO_PREALLOC);
+	bool lpm = codegen_set_interval(s);
+
+	if (codegen_set_ranges(s)) {
+		if (env->set_range_fd <= 0) {
+			env->set_range_fd = bpf_map_create(BPF_MAP_TYPE_HASH,
+						"nfbpf_set_r", 8,
+						sizeof(struct codegen_set_range),
+						DP_SET_ELEMS, &o);
+			if (env->set_range_fd < 0) {
+				int ret = -errno;
+
+				env->set_range_fd = 0;
+				return ret;
+			}
+		}
+		*fd = env->set_range_fd;
+		return 0;
+	}
+	uint32_t w = (s->klen + 3) / 4;
+	int *slot = lpm ? &env->set_lpm_fd[s->klen] : &env->set_hash_fd[w];
+	char name[16];
+
+	if (*slot <= 0) {
+		snprintf(name, sizeof(name), lpm ? "nfbpf_set_l%u" : "nfbpf_set_h%u",
+			 lpm ? s->klen : w);
+		*slot = bpf_map_create(lpm ? BPF_MAP_TYPE_LPM_TRIE : BPF_MAP_TYPE_HASH,
+				       name, lpm ? 8 + s->klen : 4 + 4 * w,
+				       sizeof(struct codegen_set_val),
+				       DP_SET_ELEMS, &o);
+		if (*slot < 0) {
+			int ret = -errno;
+
+			*slot = 0;
+			return ret;
+		}
+	}
+	*fd = *slot;
+	return 0;
+}
+
+static bool family_ok(uint8_t f)
+{
+	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6;
+}
+
+static bool visible(uint8_t genmask, const struct net *net)
+{
+	return active(genmask, genmask_cur(net)) ||
+	       active(genmask, genmask_next(net));
+}
+
+static int fill_set(struct dp_sets *ss, struct codegen_env *env,
+		    const struct set *s, struct dp_set *r,
+		    const struct codegen_consts_ctx *cc, struct dp_error *err)
+{
+	struct fill_ctx fc = { .ss = ss, .cc = cc, .err = err, .s = s, .id = r->id,
+			       .lpm = codegen_set_interval(s),
+			       .ranges = codegen_set_ranges(s) };
+	struct set_elem *e;
+	uint32_t g;
+	int ret;
+
+	if (s->klen < 1 || s->klen > SET_KLEN_MAX)
+		return fail(&fc, -EOPNOTSUPP, "key length", s->klen);
+	ret = ensure_map(env, s, &fc.fd);
+	if (ret)
+		return fail(&fc, ret, "cannot create the nfbpf set map", LONG_MIN);
+	for (g = 0; g < 2; g++)
+		fc.in_gen[g] = active(s->table->genmask, 1u << g) &&
+			       active(s->genmask, 1u << g);
+	list_for_each_entry(e, &s->elems, list) {
+		if (is_catchall(e))
+			ret = fill_elem(&fc, e, true);
+		else if (!fc.lpm && !fc.ranges)
+			ret = fill_elem(&fc, e, false);
+		if (ret)
+			return ret;
+	}
+	if (fc.lpm)
+		return fill_interval(&fc);
+	if (fc.ranges)
+		return fill_ranges(&fc, r);
+	return 0;
+}
+
+int dp_sets_prepare(struct dp_sets *ss, struct net *net,
+		    struct codegen_env *env,
+		    const struct codegen_consts_ctx *cc, struct dp_error *err)
+{
+	struct dp_elem *el, **pp;
+	struct dp_set *r;
+	struct table *t;
+	struct chain *c;
+	struct rule *rule;
+	struct expr *e;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < SET_HASH; i++)
+		for (r = ss->hash[i]; r; r = r->hnext)
+			r->seen = r->fresh = false;
+	for (i = 0; i < ss->nbuckets; i++)
+		for (el = ss->elems[i]; el; el = el->hnext)
+			el->seen = false;
+	/* 1. what every entry must hold, for the sets visible rules use */
+	list_for_each_entry(t, &net->tables, list) {
+		if (!visible(t->genmask, net) || !family_ok(t->family))
+			continue;
+		list_for_each_entry(c, &t->chains, list) {
+			if (!visible(c->genmask, net))
+				continue;
+			list_for_each_entry(rule, &c->rules, list) {
+				if (!visible(rule->genmask, net))
+					continue;
+				rule_for_each_expr(e, rule) {
+					struct expr_lookup *l = expr_priv(e);
+
+					if (e->type != EXPR_LOOKUP || !l->set)
+						continue;
+					r = set_find(ss, l->set);
+					if (r && r->seen)
+						continue;
+					if (!r)
+						r = set_new(ss, l->set);
+					if (!r) {
+						err->msg = "too many sets for the nfbpf dataplane";
+						return -ENOSPC;
+					}
+					r->seen = true;
+					ret = fill_set(ss, env, l->set, r, cc, err);
+					if (ret)
+						return ret;
+				}
+			}
+		}
+	}
+	/* 2. write what changed (the live half stays as it is) */
+	for (i = 0; i < ss->nbuckets; i++)
+		for (el = ss->elems[i]; el; el = el->hnext) {
+			if (!el->seen || (el->in_map &&
+			    !memcmp(el->want, el->shadow, el->vsize)))
+				continue;
+			if (bpf_map_update_elem(el->fd, el->key, el->want, BPF_ANY)) {
+				ret = -errno;
+				snprintf(err->buf, sizeof(err->buf),
+					 "cannot write a set element: %s",
+					 strerror(-ret));
+				err->msg = err->buf;
+				return ret;
+			}
+			memcpy(el->shadow, el->want, el->vsize);
+			el->in_map = true;
+		}
+	/* 3. entries neither generation needs */
+	for (i = 0; i < ss->nbuckets; i++)
+		for (pp = &ss->elems[i]; (el = *pp);) {
+			if (el->seen) {
+				pp = &el->hnext;
+				continue;
+			}
+			if (el->in_map)
+				bpf_map_delete_elem(el->fd, el->key);
+			*pp = el->hnext;
+			ss->nelems--;
+			free(el);
+		}
+	return 0;
+}
+
+void dp_sets_drop_unseen(struct dp_sets *ss)
+{
+	struct dp_set *r, *n;
+	uint32_t i;
+
+	for (i = 0; i < SET_HASH; i++)
+		for (r = ss->hash[i]; r; r = n) {
+			n = r->hnext;
+			if (!r->seen)
+				set_free(ss, r);
+		}
+}
+
+void dp_sets_abort(struct dp_sets *ss)
+{
+	struct dp_set *r, *n;
+	uint32_t i;
+
+	for (i = 0; i < SET_HASH; i++)
+		for (r = ss->hash[i]; r; r = n) {
+			n = r->hnext;
+			if (r->fresh)
+				set_free(ss, r);
+		}
+}
+
+void dp_sets_publish(struct dp_sets *ss)
+{
+	uint32_t i;
+
+	for (i = 0; i < SET_HASH; i++) {
+		struct dp_set *r;
+
+		for (r = ss->hash[i]; r; r = r->hnext)
+			r->fresh = false;
+	}
+	while (ss->ncool)
+		ss->free[ss->nfree++] = ss->cool[--ss->ncool];
+}
