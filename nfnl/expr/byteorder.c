@@ -36,8 +36,10 @@ static int byteorder_parse(const struct nfnl_expr_ctx *ctx, void *p,
 	err = nfnl_u32_check(tb[NFTA_BYTEORDER_LEN], 0xff, &priv->len);
 	if (err)
 		return err;
-	if (priv->len % priv->size)
-		return -EINVAL;
+	/*
+	 * No len % size check: nft emits hton(len 1, size 2) for 'meta
+	 * l4proto' in concatenations and the kernel takes it (a no-op).
+	 */
 	err = nfnl_reg_load(tb[NFTA_BYTEORDER_SREG], &priv->sreg, priv->len);
 	if (err)
 		return err;
