@@ -101,6 +101,22 @@ int nfnl_attr_parse_nested(const struct nlattr *nest, int maxtype,
 			   const struct attr_policy *policy,
 			   const struct nlattr **tb, struct extack *ext);
 
+/**
+ * nfnl_attr_for_each_nested - iterate the attributes inside @nest, as
+ * nla_for_each_nested(): stops at the first malformed one
+ * @a: const struct nlattr * cursor
+ * @nest: the nesting attribute (already policy-checked as ATTR_NESTED)
+ * @left: size_t scratch
+ */
+#define nfnl_attr_for_each_nested(a, nest, left)				\
+	for (a = (const void *)((const char *)(nest) + NLA_HDRLEN),		\
+	     left = (nest)->nla_len - NLA_HDRLEN;				\
+	     left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&			\
+	     (size_t)a->nla_len <= left;					\
+	     left -= (size_t)NLA_ALIGN(a->nla_len) < left ?			\
+		     (size_t)NLA_ALIGN(a->nla_len) : left,			\
+	     a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len)))
+
 /** nfnl_attr_strcmp - like nla_strcmp(): compare attribute with @s. */
 int nfnl_attr_strcmp(const struct nlattr *a, const char *s);
 /** nfnl_attr_strdup - copy a string attribute; NULL on ENOMEM. */

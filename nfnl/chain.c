@@ -159,10 +159,7 @@ static int parse_devs(struct nfnl_ctx *ctx, const struct nlattr **ha,
 	}
 	if (!ha[NFTA_HOOK_DEVS])
 		return 0;
-	a = (const void *)((const char *)ha[NFTA_HOOK_DEVS] + NLA_HDRLEN);
-	left = ha[NFTA_HOOK_DEVS]->nla_len - NLA_HDRLEN;
-	while (left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
-	       (size_t)a->nla_len <= left) {
+	nfnl_attr_for_each_nested(a, ha[NFTA_HOOK_DEVS], left) {
 		char **n;
 
 		if ((a->nla_type & NLA_TYPE_MASK) != NFTA_DEVICE_NAME ||
@@ -180,10 +177,6 @@ static int parse_devs(struct nfnl_ctx *ctx, const struct nlattr **ha,
 		if (!bc->devs[bc->ndevs])
 			return -ENOMEM;
 		bc->ndevs++;
-		if ((size_t)NLA_ALIGN(a->nla_len) >= left)
-			break;
-		left -= NLA_ALIGN(a->nla_len);
-		a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
 	}
 	return 0;
 }
@@ -588,8 +581,7 @@ int nfnl_getchain(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		return err;
 	nfnl_chain_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
 			ctx->nlh->nlmsg_seq, NFT_MSG_NEWCHAIN, 0, c);
-	nfnl_out_cut(&ctx->cl->out);
-	return ctx->cl->out.buf.err;
+	return nfnl_reply_end(ctx);
 }
 
 int nfnl_dumpchains(struct nfnl_ctx *ctx, const struct nlattr **cda)

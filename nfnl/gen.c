@@ -24,6 +24,5 @@ int nfnl_getgen(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	nfnl_gen_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
 		      ctx->nlh->nlmsg_seq, NFT_MSG_NEWGEN, ctx->cl->pid,
 		      ctx->cl->comm);
-	nfnl_out_cut(&ctx->cl->out);
-	return ctx->cl->out.buf.err;
+	return nfnl_reply_end(ctx);
 }

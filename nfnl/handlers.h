@@ -122,6 +122,13 @@ void nfnl_gen_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 /* nfnl/core.c */
 /** nfnl_tx_add - transaction record for the current message; NULL on ENOMEM. */
 struct trans *nfnl_tx_add(struct nfnl_ctx *ctx, enum trans_op op);
+/** nfnl_reply_end - a single GET reply is complete: its own datagram. */
+static inline int nfnl_reply_end(struct nfnl_ctx *ctx)
+{
+	nfnl_out_cut(&ctx->cl->out);
+	return ctx->cl->out.buf.err;
+}
+
 /**
  * nfnl_dump_added - a dump message was appended at @off: start a new
  * datagram before it if the current one would exceed a page

@@ -207,10 +207,7 @@ static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 		info = calloc(RULE_MAXEXPRS, sizeof(*info));
 		if (!info)
 			return -ENOMEM;
-		a = (const void *)((const char *)list + NLA_HDRLEN);
-		left = list->nla_len - NLA_HDRLEN;
-		while (left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
-		       (size_t)a->nla_len <= left) {
+		nfnl_attr_for_each_nested(a, list, left) {
 			err = -EINVAL;
 			if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM ||
 			    n == RULE_MAXEXPRS)
@@ -222,10 +219,6 @@ static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 			}
 			size += EXPR_SIZE(ruleset_expr_ops[info[n].ops->type]->size);
 			n++;
-			if ((size_t)NLA_ALIGN(a->nla_len) >= left)
-				break;
-			left -= NLA_ALIGN(a->nla_len);
-			a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
 		}
 	}
 	r = ruleset_rule_alloc(c, size);
@@ -556,8 +549,7 @@ int nfnl_getrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	}
 	nfnl_rule_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
 		       ctx->nlh->nlmsg_seq, NFT_MSG_NEWRULE, 0, r, NULL);
-	nfnl_out_cut(&ctx->cl->out);
-	return ctx->cl->out.buf.err;
+	return nfnl_reply_end(ctx);
 }
 
 int nfnl_dumprules(struct nfnl_ctx *ctx, const struct nlattr **cda)

@@ -71,15 +71,6 @@ static const struct attr_policy elem_policy[NFTA_SET_ELEM_MAX + 1] = {
 	[NFTA_SET_ELEM_EXPRESSIONS] = { .kind = ATTR_NESTED },
 };
 
-/* for_each_nested - iterate the attributes inside @nest */
-#define for_each_nested(a, nest, left)						\
-	for (a = (const void *)((const char *)(nest) + NLA_HDRLEN),		\
-	     left = (nest)->nla_len - NLA_HDRLEN;				\
-	     left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&			\
-	     (size_t)a->nla_len <= left;					\
-	     left -= (size_t)NLA_ALIGN(a->nla_len) < left ? (size_t)NLA_ALIGN(a->nla_len) : left, \
-	     a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len)))
-
 /**
  * struct set_desc - what NEWSET asks for (nft_set_desc)
  */
@@ -98,7 +89,7 @@ static int parse_concat(const struct nlattr *nest, struct set_desc *d)
 	unsigned int regs = 0;
 	size_t left;
 
-	for_each_nested(a, nest, left) {
+	nfnl_attr_for_each_nested(a, nest, left) {
 		const struct nlattr *tb[NFTA_SET_FIELD_MAX + 1];
 		uint32_t len;
 		int err;
@@ -520,8 +511,7 @@ int nfnl_getset(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		return err;
 	nfnl_set_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
 		      ctx->nlh->nlmsg_seq, NFT_MSG_NEWSET, 0, s);
-	nfnl_out_cut(&ctx->cl->out);
-	return ctx->cl->out.buf.err;
+	return nfnl_reply_end(ctx);
 }
 
 int nfnl_dumpsets(struct nfnl_ctx *ctx, const struct nlattr **cda)
@@ -828,7 +818,7 @@ int nfnl_newsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		return err;
 	if (s->use && (s->flags & (NFT_SET_CONSTANT | NFT_SET_ANONYMOUS)))
 		return -EBUSY;
-	for_each_nested(a, cda[NFTA_SET_ELEM_LIST_ELEMENTS], left) {
+	nfnl_attr_for_each_nested(a, cda[NFTA_SET_ELEM_LIST_ELEMENTS], left) {
 		err = add_elem(ctx, s, a);
 		if (err) {
 			ctx->ext->bad_attr = a;
@@ -863,7 +853,7 @@ int nfnl_delsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		}
 		return 0;
 	}
-	for_each_nested(a, cda[NFTA_SET_ELEM_LIST_ELEMENTS], left) {
+	nfnl_attr_for_each_nested(a, cda[NFTA_SET_ELEM_LIST_ELEMENTS], left) {
 		struct set_elem k = { 0 };
 
 		err = elem_parse(ctx, s, a, &k, true);
@@ -892,7 +882,7 @@ int nfnl_getsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		return err;
 	if (!cda[NFTA_SET_ELEM_LIST_ELEMENTS])
 		return -EINVAL;
-	for_each_nested(a, cda[NFTA_SET_ELEM_LIST_ELEMENTS], left) {
+	nfnl_attr_for_each_nested(a, cda[NFTA_SET_ELEM_LIST_ELEMENTS], left) {
 		struct set_elem k = { 0 }, *e;
 
 		err = elem_parse(ctx, s, a, &k, true);

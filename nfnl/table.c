@@ -273,8 +273,7 @@ int nfnl_gettable(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		return err;
 	nfnl_table_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
 			ctx->nlh->nlmsg_seq, NFT_MSG_NEWTABLE, 0, t);
-	nfnl_out_cut(&ctx->cl->out);
-	return ctx->cl->out.buf.err;
+	return nfnl_reply_end(ctx);
 }
 
 int nfnl_dumptables(struct nfnl_ctx *ctx, const struct nlattr **cda)
