@@ -82,6 +82,12 @@ int nfnl_dumprules(struct nfnl_ctx *ctx, const struct nlattr **cda);
 void nfnl_rule_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 		    uint32_t seq, int event, uint16_t flags,
 		    const struct rule *r, const struct rule *prev);
+/**
+ * nfnl_table_validate - nft_table_validate(): jumps (immediate and verdict
+ * map) from every base chain of @t stay below 16 levels, loops included.
+ * Return: 0 or -EMLINK (counted in ctx->tx->validate_errs).
+ */
+int nfnl_table_validate(struct nfnl_ctx *ctx, struct table *t);
 /** nfnl_rule_delete - add a DELRULE record for an active rule. */
 int nfnl_rule_delete(struct nfnl_ctx *ctx, struct rule *r);
 

@@ -15,6 +15,7 @@
 #include "dataplane.h"
 #include "expr/counter.h"
 #include "expr/immediate.h"
+#include "expr/lookup.h"
 
 #define RULE_MAXEXPRS	128	/* NFT_RULE_MAXEXPRS */
 #define JUMP_STACK_SIZE	16	/* NFT_JUMP_STACK_SIZE */
@@ -123,6 +124,26 @@ static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
  * unbounded depth, so it fails the same way (-EMLINK), as on the kernel.
  */
 static int validate_chain(struct chain *c, uint8_t mask, unsigned int level,
+			  uint32_t epoch);
+
+/* validate_vmap - the jumps of a verdict map's elements count as the rule's */
+static int validate_vmap(const struct set *s, uint8_t mask, unsigned int level,
+			 uint32_t epoch)
+{
+	const struct set_elem *el;
+	int err;
+
+	list_for_each_entry(el, &s->elems, list) {
+		if (!active(el->genmask, mask) || !el->verdict.chain)
+			continue;
+		err = validate_chain(el->verdict.chain, mask, level + 1, epoch);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int validate_chain(struct chain *c, uint8_t mask, unsigned int level,
 			  uint32_t epoch)
 {
 	const struct rule *r;
@@ -137,14 +158,18 @@ static int validate_chain(struct chain *c, uint8_t mask, unsigned int level,
 		if (!active(r->genmask, mask))
 			continue;
 		rule_for_each_expr(e, r) {
-			const struct expr_immediate *im;
+			const struct expr_immediate *im = expr_priv(e);
+			const struct expr_lookup *lk = expr_priv(e);
 
-			if (e->type != EXPR_IMMEDIATE)
-				continue;
-			im = expr_priv(e);
-			if (im->dreg != REG_VERDICT || !im->verdict.chain)
-				continue;
-			err = validate_chain(im->verdict.chain, mask, level + 1, epoch);
+			if (e->type == EXPR_LOOKUP && lk->has_dreg &&
+			    lk->set->dtype == NFT_DATA_VERDICT)
+				err = validate_vmap(lk->set, mask, level, epoch);
+			else if (e->type == EXPR_IMMEDIATE && im->dreg == REG_VERDICT &&
+				 im->verdict.chain)
+				err = validate_chain(im->verdict.chain, mask,
+						     level + 1, epoch);
+			else
+				err = 0;
 			if (err)
 				return err;
 		}
@@ -154,11 +179,10 @@ static int validate_chain(struct chain *c, uint8_t mask, unsigned int level,
 	return 0;
 }
 
-/* table_validate - nft_table_validate() from every base chain */
-static int table_validate(struct net *net, struct table *t)
+int nfnl_table_validate(struct nfnl_ctx *ctx, struct table *t)
 {
 	static uint32_t epoch;
-	uint8_t mask = genmask_next(net);
+	uint8_t mask = genmask_next(ctx->net);
 	struct chain *c;
 	int err;
 
@@ -167,8 +191,10 @@ static int table_validate(struct net *net, struct table *t)
 		if (!c->base || !active(c->genmask, mask))
 			continue;
 		err = validate_chain(c, mask, 0, epoch);
-		if (err)
+		if (err) {
+			ctx->tx->validate_errs++;
 			return err;
+		}
 	}
 	return 0;
 }
@@ -179,9 +205,13 @@ static bool has_jump(const struct rule *r)
 
 	rule_for_each_expr(e, r) {
 		const struct expr_immediate *im = expr_priv(e);
+		const struct expr_lookup *lk = expr_priv(e);
 
 		if (e->type == EXPR_IMMEDIATE && im->dreg == REG_VERDICT &&
 		    im->verdict.chain)
+			return true;
+		if (e->type == EXPR_LOOKUP && lk->has_dreg &&
+		    lk->set->dtype == NFT_DATA_VERDICT)
 			return true;
 	}
 	return false;
@@ -397,11 +427,9 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		old ? list_add_tail(&r->list, &old->list) : list_add(&r->list, &c->rules);
 	/* only a jump can make the table invalid: validate then, not always */
 	if (has_jump(r)) {
-		err = table_validate(ctx->net, t);
-		if (err) {
-			ctx->tx->validate_errs++;
+		err = nfnl_table_validate(ctx, t);
+		if (err)
 			return err;	/* the record is undone by the abort */
-		}
 	}
 	return 0;
 

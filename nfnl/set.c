@@ -628,6 +628,12 @@ static bool data_eq(const struct data_value *a, const struct data_value *b)
 	return a->len == b->len && !memcmp(a->v, b->v, a->len);
 }
 
+/* key_end - a range element's end; a single value ends where it starts */
+static const struct data_value *key_end(const struct set_elem *e)
+{
+	return e->key_end.len ? &e->key_end : &e->key;
+}
+
 /* elem_find - the active element with the same key (and interval-end flag) */
 static struct set_elem *elem_find(struct set *s, const struct set_elem *k,
 				  uint8_t mask)
@@ -637,7 +643,7 @@ static struct set_elem *elem_find(struct set *s, const struct set_elem *k,
 	list_for_each_entry(e, &s->elems, list) {
 		if (!active(e->genmask, mask))
 			continue;
-		if (data_eq(&e->key, &k->key) && data_eq(&e->key_end, &k->key_end) &&
+		if (data_eq(&e->key, &k->key) && data_eq(key_end(e), key_end(k)) &&
 		    (e->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL)) ==
 		    (k->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL)))
 			return e;
@@ -825,6 +831,9 @@ int nfnl_newsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 			return err;
 		}
 	}
+	/* an element jumping to a chain can make the table invalid */
+	if (s->dtype == NFT_DATA_VERDICT)
+		return nfnl_table_validate(ctx, s->table);
 	return 0;
 }
 
@@ -869,6 +878,55 @@ int nfnl_delsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	return 0;
 }
 
+/* in_fields - is every field of @q within [@lo, @hi] (concatenated ranges)? */
+static bool in_fields(const struct set *s, const uint8_t *q, const uint8_t *lo,
+		      const uint8_t *hi)
+{
+	uint32_t i, off = 0;
+
+	for (i = 0; i < s->nfields; i++) {
+		uint32_t l = s->field_len[i];
+
+		if (memcmp(q + off, lo + off, l) < 0 || memcmp(q + off, hi + off, l) > 0)
+			return false;
+		off += (l + 3u) & ~3u;
+	}
+	return true;
+}
+
+/*
+ * elem_get - what the kernel's set backend ->get() finds for key @k: the
+ * exact element, or for interval sets the element whose range holds it
+ * (rbtree: the start of the interval; pipapo: the element of the ranges).
+ */
+static struct set_elem *elem_get(struct set *s, const struct set_elem *k,
+				 uint8_t mask)
+{
+	struct set_elem *e, *best = NULL;
+
+	if (!(s->flags & NFT_SET_INTERVAL) || (k->flags & ELEM_F_CATCHALL))
+		return elem_find(s, k, mask);
+	list_for_each_entry(e, &s->elems, list) {
+		if (!active(e->genmask, mask) || (e->flags & ELEM_F_CATCHALL))
+			continue;
+		if (s->nfields) {
+			if (in_fields(s, k->key.v, e->key.v, key_end(e)->v))
+				return e;
+			continue;
+		}
+		if (memcmp(e->key.v, k->key.v, s->klen) > 0)
+			continue;
+		/* the greatest key <= q; a start beats an end on the same key */
+		if (!best || memcmp(e->key.v, best->key.v, s->klen) > 0 ||
+		    (!memcmp(e->key.v, best->key.v, s->klen) &&
+		     !(e->flags & NFT_SET_ELEM_INTERVAL_END)))
+			best = e;
+	}
+	if (best && (best->flags & NFT_SET_ELEM_INTERVAL_END))
+		return NULL;
+	return best;
+}
+
 int nfnl_getsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
 	uint8_t mask = genmask_cur(ctx->net);
@@ -888,7 +946,7 @@ int nfnl_getsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		err = elem_parse(ctx, s, a, &k, true);
 		if (err)
 			return err;
-		e = elem_find(s, &k, mask);
+		e = elem_get(s, &k, mask);
 		if (!e)
 			return -ENOENT;
 		nfnl_setelem_notify_fill(&ctx->cl->out.buf, ctx->net, ctx->cl->portid,
