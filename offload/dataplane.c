@@ -16,7 +16,15 @@
  * what the live generation sees); publish swaps walker programs (only if a
  * new shape or base chain needed one) and flips the generation word.
  * Entry indices and counter slots freed by a prepare are reused only after
- * the next publish, so no packet still walking can meet a recycled entry.
+ * the next publish, so no packet still walking can meet a recycled entry;
+ * an abort first unlinks what the prepare linked in, then gives back at
+ * once every index, slot, set id and shape the prepare took.
+ *
+ * The rule and counter maps start at DP_ENTRIES/DP_COUNTERS slots and
+ * double (up to DP_MAX) when a prepare needs more: the grown rule map is
+ * a copy of the old one, every walker is rebuilt against the new maps and
+ * switched at publish (the one case where adding rules loads a program);
+ * abort drops the new maps and walkers.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,8 +42,14 @@
 #include "offload/offload.h"
 #include "expr/counter.h"
 
-#define DP_ENTRIES	65536	/* rule map slots (chain heads + rules) */
-#define DP_COUNTERS	65536	/* counter slots */
+/*
+ * The rule map and the counter map start small and grow by doubling when a
+ * prepare needs more slots: a bigger map, the live entries copied into it,
+ * walker programs that reference it, published by the usual walker switch.
+ */
+#define DP_ENTRIES	4096		/* initial rule map slots (heads + rules) */
+#define DP_COUNTERS	4096		/* initial counter slots */
+#define DP_MAX		(1u << 22)	/* hard limit of both */
 #define DP_BASES	256	/* prog array slots (hook points) */
 #define DP_HASH		4096
 
@@ -125,9 +139,11 @@ struct dp_hook {
 	bool fresh;
 };
 
-/* index allocator with a cooling list (reuse only after a publish) */
+/* index allocator with a cooling list (reuse only after a publish),
+ * growing by doubling up to @hard */
 struct dp_alloc {
 	uint32_t max;		/* exclusive */
+	uint32_t hard;		/* max may grow up to this */
 	uint32_t next;		/* never used yet from here */
 	uint32_t *free, nfree;
 	uint32_t *cool, ncool;
@@ -146,6 +162,17 @@ struct dataplane {
 	struct codegen_env env;
 	struct codegen_entry *rules_mem;	/* mmap of the rule map */
 	size_t rules_len;
+	uint32_t rules_cap;		/* rule map entries */
+	uint32_t counters_cap;		/* counter map entries */
+	uint32_t cnt_cap;		/* cnt_init entries */
+	/* the maps before this prepare grew them (fd -1: not grown) */
+	struct {
+		int rules_fd, counters_fd;
+		struct codegen_entry *rules_mem;
+		size_t rules_len;
+		uint32_t rules_cap, counters_cap;
+	} old;
+	bool grown;
 	struct dp_alloc entries;
 	struct dp_alloc counters;
 	struct dp_cnt *cnt_init;
@@ -158,6 +185,8 @@ struct dataplane {
 	struct dp_stats stats;
 	uint32_t gen_next;
 	bool prepared;
+	bool written;		/* this prepare changed live entries */
+	uint32_t nshapes0;	/* shapes before this prepare */
 	int err;		/* sticky error of the current prepare */
 	int ncpus;
 	struct dp_sets *sets;
@@ -167,10 +196,11 @@ static char verifier_log[1 << 20];
 
 /* ---- index allocator ---- */
 
-static int alloc_init(struct dp_alloc *a, uint32_t max)
+static int alloc_init(struct dp_alloc *a, uint32_t max, uint32_t hard)
 {
 	memset(a, 0, sizeof(*a));
 	a->max = max;
+	a->hard = hard;
 	a->next = 1;	/* 0 is "none" */
 	a->free = calloc(max, sizeof(uint32_t));
 	a->cool = calloc(max, sizeof(uint32_t));
@@ -187,13 +217,57 @@ static void alloc_fini(struct dp_alloc *a)
 	free(a->used);
 }
 
+/* double @a's capacity (not beyond a->hard); false if it cannot */
+static bool alloc_grow(struct dp_alloc *a)
+{
+	uint32_t n = a->max * 2 > a->hard ? a->hard : a->max * 2;
+	void *f, *c, *u;
+
+	if (n <= a->max)
+		return false;
+	f = realloc(a->free, n * sizeof(uint32_t));
+	if (f)
+		a->free = f;
+	c = realloc(a->cool, n * sizeof(uint32_t));
+	if (c)
+		a->cool = c;
+	u = realloc(a->used, n);
+	if (u)
+		a->used = u;
+	if (!f || !c || !u)
+		return false;
+	memset(a->used + a->max, 0, n - a->max);
+	a->max = n;
+	return true;
+}
+
+/* give up the indices from @max on (none of them in use) */
+static void alloc_shrink(struct dp_alloc *a, uint32_t max)
+{
+	uint32_t i, n;
+
+	if (max >= a->max)
+		return;
+	for (i = n = 0; i < a->nfree; i++)
+		if (a->free[i] < max)
+			a->free[n++] = a->free[i];
+	a->nfree = n;
+	for (i = n = 0; i < a->ncool; i++)
+		if (a->cool[i] < max)
+			a->cool[n++] = a->cool[i];
+	a->ncool = n;
+	if (a->next > max)
+		a->next = max;
+	a->max = max;
+}
+
 static uint32_t alloc_get(struct dp_alloc *a)
 {
 	uint32_t i;
 
 	if (a->nfree)
 		i = a->free[--a->nfree];
-	else if (a->next < a->max)
+	else if (a->next < a->max || alloc_grow(a))
 		i = a->next++;
 	else
 		return 0;
@@ -319,6 +393,13 @@ static void dp_free(struct dataplane *dp)
 	dp_sets_free(dp->sets, &dp->env);
 	if (dp->rules_mem)
 		munmap(dp->rules_mem, dp->rules_len);
+	if (dp->old.rules_mem)
+		munmap(dp->old.rules_mem, dp->old.rules_len);
+	if (dp->old.rules_fd >= 0 && dp->old.rules_fd != dp->env.rules_fd)
+		close(dp->old.rules_fd);
+	if (dp->old.counters_fd >= 0 &&
+	    dp->old.counters_fd != dp->env.counters_fd)
+		close(dp->old.counters_fd);
 	free(dp->cnt_init);
 	alloc_fini(&dp->entries);
 	alloc_fini(&dp->counters);
@@ -337,6 +418,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 	struct dataplane *dp = net->dataplane;
+	uint32_t hard;
+	const char *env;
 	int ret;
 
 	if (dp) {
@@ -347,15 +430,24 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	if (!dp)
 		return -ENOMEM;
 	list_init(&dp->hooks);
+	dp->old.rules_fd = dp->old.counters_fd = -1;
 	ret = libbpf_num_possible_cpus();
 	if (ret < 0)
 		goto out_free;
 	dp->ncpus = ret;
 	ret = -ENOMEM;
-	dp->cnt_init = calloc(DP_COUNTERS, sizeof(*dp->cnt_init));
+	hard = DP_MAX;
+	if ((env = getenv("NFBPF_RULE_MAP_MAX")) && strtoul(env, NULL, 0) >= 16 &&
+	    strtoul(env, NULL, 0) < DP_MAX)
+		hard = strtoul(env, NULL, 0);	/* tests: a smaller limit */
+	dp->rules_cap = DP_ENTRIES < hard ? DP_ENTRIES : hard;
+	dp->counters_cap = DP_COUNTERS < hard ? DP_COUNTERS : hard;
+	dp->cnt_cap = dp->counters_cap;
+	dp->cnt_init = calloc(dp->cnt_cap, sizeof(*dp->cnt_init));
 	dp->sets = dp_sets_new();
-	if (!dp->cnt_init || !dp->sets || alloc_init(&dp->entries, DP_ENTRIES) ||
-	    alloc_init(&dp->counters, DP_COUNTERS))
+	if (!dp->cnt_init || !dp->sets ||
+	    alloc_init(&dp->entries, dp->rules_cap, hard) ||
+	    alloc_init(&dp->counters, dp->counters_cap, hard))
 		goto out_free;
 	ret = offload_btf_env(&dp->env);
 	if (ret) {
@@ -367,11 +459,11 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	 * with a memcpy a walking packet could see half done */
 	dp->env.rules_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_rules", 4,
 					  sizeof(struct codegen_entry),
-					  DP_ENTRIES, &mmapable);
+					  dp->rules_cap, &mmapable);
 	dp->env.counters_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY,
 					     "nfbpf_counters", 4,
 					     sizeof(struct codegen_counter),
-					     DP_COUNTERS, NULL);
+					     dp->counters_cap, NULL);
 	dp->env.gen_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_gen", 4, 4,
 					1, NULL);
 	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_chains",
@@ -382,7 +474,7 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		err->msg = "cannot create the nfbpf dataplane maps";
 		goto out_free;
 	}
-	dp->rules_len = (size_t)DP_ENTRIES * sizeof(struct codegen_entry);
+	dp->rules_len = (size_t)dp->rules_cap * sizeof(struct codegen_entry);
 	dp->rules_mem = mmap(NULL, dp->rules_len, PROT_READ | PROT_WRITE,
 			     MAP_SHARED, dp->env.rules_fd, 0);
 	if (dp->rules_mem == MAP_FAILED) {
@@ -487,6 +579,18 @@ static void set_err(struct dataplane *dp, struct dp_error *err, int ret,
 		err->msg = msg;
 }
 
+static const char *full_msg(struct dataplane *dp, struct dp_error *err,
+			    const char *what)
+{
+	if (err->msg)
+		return NULL;
+	snprintf(err->buf, sizeof(err->buf),
+		 "nfbpf %s map is full: at most %u %s per namespace", what,
+		 dp->entries.hard - 1,
+		 strcmp(what, "rule") ? "counters" : "rules and chains");
+	return err->buf;
+}
+
 static uint32_t head_of(void *priv, const struct chain *chain)
 {
 	struct dataplane *dp = priv;
@@ -547,9 +651,22 @@ static int rule_slots(struct dataplane *dp, struct rule *rule, struct dp_rec *r)
 			return -ENOSPC;
 		r->slots[r->nslots++] = slot;
 		c->slot = slot;
+		if (slot >= dp->cnt_cap) {
+			uint32_t n = dp->counters.max;
+			struct dp_cnt *ci = realloc(dp->cnt_init, n * sizeof(*ci));
+
+			if (!ci)
+				return -ENOMEM;
+			memset(ci + dp->cnt_cap, 0,
+			       (n - dp->cnt_cap) * sizeof(*ci));
+			dp->cnt_init = ci;
+			dp->cnt_cap = n;
+		}
 		dp->cnt_init[slot].packets = c->packets;
 		dp->cnt_init[slot].bytes = c->bytes;
-		/* a recycled slot starts from zero */
+		/* a recycled slot starts from zero (a new map is zero) */
+		if (slot >= dp->counters_cap)
+			continue;
 		zero = calloc(dp->ncpus, sizeof(*zero));
 		if (!zero)
 			return -ENOMEM;
@@ -638,7 +755,7 @@ static void prepare_heads(struct net *net, struct dataplane *dp,
 				r = rec_new(dp, REC_HEAD, t->handle, c->handle);
 				if (!r) {
 					set_err(dp, err, -ENOSPC,
-						"nfbpf rule map is full");
+						full_msg(dp, err, "rule"));
 					return;
 				}
 			} else {
@@ -708,13 +825,15 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 						    rule->handle);
 					if (!r) {
 						set_err(dp, err, -ENOSPC,
-							"nfbpf rule map is full");
+							full_msg(dp, err, "rule"));
 						return;
 					}
 					ret = rule_slots(dp, rule, r);
 					if (ret) {
 						set_err(dp, err, ret,
-							"nfbpf counter map is full");
+							ret == -ENOSPC ?
+							full_msg(dp, err, "counter") :
+							NULL);
 						r->seen = true;
 						return;
 					}
@@ -740,6 +859,146 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 }
 
 /*
+ * the allocators outgrew the maps: bigger maps for the next generation,
+ * the rule map a copy of the current one (the live walkers keep the old
+ * maps until publish switches walkers; counters of the old map are folded
+ * into cnt_init then). Every walker is rebuilt against the new maps.
+ */
+static int grow_maps(struct dataplane *dp, struct dp_error *err)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
+	uint32_t rcap = dp->rules_cap, ccap = dp->counters_cap;
+	int rfd = -1, cfd = -1, ret;
+	struct codegen_entry *mem = NULL;
+	size_t len = 0;
+
+	while (rcap < dp->entries.max)
+		rcap *= 2;
+	while (ccap < dp->counters.max)
+		ccap *= 2;
+	if (rcap > dp->entries.hard)
+		rcap = dp->entries.hard;
+	if (ccap > dp->counters.hard)
+		ccap = dp->counters.hard;
+	if (rcap != dp->rules_cap) {
+		rfd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_rules", 4,
+				     sizeof(struct codegen_entry), rcap, &mmapable);
+		if (rfd < 0)
+			goto out_errno;
+		len = (size_t)rcap * sizeof(struct codegen_entry);
+		mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0);
+		if (mem == MAP_FAILED) {
+			mem = NULL;
+			goto out_errno;
+		}
+		memcpy(mem, dp->rules_mem, dp->rules_len);
+	}
+	if (ccap != dp->counters_cap) {
+		cfd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "nfbpf_counters",
+				     4, sizeof(struct codegen_counter), ccap, NULL);
+		if (cfd < 0)
+			goto out_errno;
+	}
+	dp->old.rules_fd = dp->env.rules_fd;
+	dp->old.counters_fd = dp->env.counters_fd;
+	dp->old.rules_cap = dp->rules_cap;
+	dp->old.counters_cap = dp->counters_cap;
+	if (rfd >= 0) {
+		dp->old.rules_mem = dp->rules_mem;
+		dp->old.rules_len = dp->rules_len;
+		dp->env.rules_fd = rfd;
+		dp->rules_mem = mem;
+		dp->rules_len = len;
+		dp->rules_cap = rcap;
+	}
+	if (cfd >= 0) {
+		dp->env.counters_fd = cfd;
+		dp->counters_cap = ccap;
+	}
+	dp->grown = true;
+	return 0;
+
+out_errno:
+	ret = -errno;
+	if (mem)
+		munmap(mem, len);
+	if (rfd >= 0)
+		close(rfd);
+	if (cfd >= 0)
+		close(cfd);
+	snprintf(err->buf, sizeof(err->buf),
+		 "cannot grow the nfbpf rule map to %u entries: %s", rcap,
+		 strerror(-ret));
+	err->msg = err->buf;
+	return ret;
+}
+
+/* publish: the new walkers run, the maps before growth go */
+static void grow_commit(struct dataplane *dp)
+{
+	struct codegen_counter *v;
+	uint32_t slot;
+	int i;
+
+	if (!dp->grown)
+		return;
+	if (dp->old.counters_fd != dp->env.counters_fd) {
+		/* what packets counted in the old counter map */
+		v = calloc(dp->ncpus, sizeof(*v));
+		for (slot = 1; v && slot < dp->old.counters_cap &&
+		     slot < dp->counters.max; slot++) {
+			if (!dp->counters.used[slot] ||
+			    bpf_map_lookup_elem(dp->old.counters_fd, &slot, v))
+				continue;
+			for (i = 0; i < dp->ncpus; i++) {
+				dp->cnt_init[slot].packets += v[i].packets;
+				dp->cnt_init[slot].bytes += v[i].bytes;
+			}
+		}
+		free(v);
+		close(dp->old.counters_fd);
+	}
+	if (dp->old.rules_fd != dp->env.rules_fd) {
+		munmap(dp->old.rules_mem, dp->old.rules_len);
+		close(dp->old.rules_fd);
+	}
+	dp->old.rules_mem = NULL;
+	dp->old.rules_fd = dp->old.counters_fd = -1;
+	dp->grown = false;
+}
+
+/* abort: back to the maps before growth, shadows as they hold */
+static void grow_undo(struct dataplane *dp)
+{
+	struct dp_rec *r;
+	int i;
+
+	if (!dp->grown)
+		return;
+	if (dp->old.rules_fd != dp->env.rules_fd) {
+		munmap(dp->rules_mem, dp->rules_len);
+		close(dp->env.rules_fd);
+		dp->env.rules_fd = dp->old.rules_fd;
+		dp->rules_mem = dp->old.rules_mem;
+		dp->rules_len = dp->old.rules_len;
+		dp->rules_cap = dp->old.rules_cap;
+		/* the old map never saw this prepare's writes */
+		for (i = 0; i < DP_HASH; i++)
+			for (r = dp->hash[i]; r; r = r->hnext)
+				if (!r->fresh)
+					r->shadow = dp->rules_mem[r->idx];
+	}
+	if (dp->old.counters_fd != dp->env.counters_fd) {
+		close(dp->env.counters_fd);
+		dp->env.counters_fd = dp->old.counters_fd;
+		dp->counters_cap = dp->old.counters_cap;
+	}
+	dp->old.rules_mem = NULL;
+	dp->old.rules_fd = dp->old.counters_fd = -1;
+	dp->grown = false;
+}
+
+/*
  * write fresh entries whole (nothing reaches them yet), then, after a
  * release fence, change live entries field by field with atomic stores:
  * only their successor, genmask and the next generation's policy change.
@@ -757,6 +1016,7 @@ static void write_entries(struct dataplane *dp)
 			r->shadow = r->want;
 		}
 	__atomic_thread_fence(__ATOMIC_RELEASE);
+	dp->written = true;
 	for (i = 0; i < DP_HASH; i++)
 		for (r = dp->hash[i]; r; r = r->hnext) {
 			struct codegen_entry *m = &dp->rules_mem[r->idx];
@@ -1011,7 +1271,7 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 		/* a walker that lacks a shape would skip its rules: rebuild
 		 * for every shape it does not know, even one left by an
 		 * aborted batch */
-		if (h->fresh || h->nshapes < dp->nshapes || !same) {
+		if (h->fresh || h->nshapes < dp->nshapes || !same || dp->grown) {
 			ret = walker_load(dp, heads, h->nwant, err);
 			if (ret < 0) {
 				set_err(dp, err, ret, NULL);
@@ -1037,6 +1297,8 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 	if (dp->prepared)
 		dataplane_abort(net);
 	dp->err = 0;
+	dp->written = false;
+	dp->nshapes0 = dp->nshapes;
 	dp->gen_next = net->gencursor ^ 1;
 	for (i = 0; i < DP_HASH; i++)
 		for (r = dp->hash[i]; r; r = r->hnext) {
@@ -1055,6 +1317,12 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 	}
 	if (!dp->err)
 		prepare_rules(net, dp, err);
+	if (!dp->err && (dp->entries.max > dp->rules_cap ||
+			 dp->counters.max > dp->counters_cap)) {
+		ret = grow_maps(dp, err);
+		if (ret)
+			set_err(dp, err, ret, NULL);
+	}
 	if (!dp->err)
 		write_entries(dp);
 	/* 2. programs and links */
@@ -1106,6 +1374,7 @@ void dataplane_publish(struct net *net)
 		bpf_map_delete_elem(dp->env.progs_fd, &h->slot);
 		hook_free(dp, h);
 	}
+	grow_commit(dp);
 	dp->stats.rule_entries = 0;
 	for (i = 0; i < DP_HASH; i++)
 		for (r = dp->hash[i]; r; r = r->hnext) {
@@ -1120,11 +1389,63 @@ void dataplane_publish(struct net *net)
 	dp->prepared = false;
 }
 
+/*
+ * abort: entries of this prepare (and those drop_unseen() freed) may still
+ * be linked from the map; every surviving entry's successor skips to the
+ * next surviving one, so no new packet reaches a freed index. The live
+ * generation sees no change: it skipped those entries anyway.
+ * Return: false if out of memory (then freed indices must cool down).
+ */
+static bool relink_survivors(struct dataplane *dp)
+{
+	uint8_t *keep = calloc(dp->entries.max, 1);
+	struct dp_rec *r;
+	int i;
+
+	if (!keep)
+		return false;
+	for (i = 0; i < DP_HASH; i++)
+		for (r = dp->hash[i]; r; r = r->hnext)
+			if (!r->fresh)
+				keep[r->idx] = 1;
+	for (i = 0; i < DP_HASH; i++)
+		for (r = dp->hash[i]; r; r = r->hnext) {
+			struct codegen_entry *m = &dp->rules_mem[r->idx];
+			uint32_t nx = m->next;
+
+			if (r->fresh)
+				continue;
+			while (nx && !keep[nx])
+				nx = dp->rules_mem[nx].next;
+			if (nx != m->next)
+				__atomic_store_n(&m->next, nx, __ATOMIC_RELEASE);
+			r->shadow.next = nx;
+		}
+	free(keep);
+	return true;
+}
+
+/* forget the shapes created since there were @n (only fresh entries,
+ * freed by now, and no published walker name them) */
+static void shapes_trim(struct dataplane *dp, uint32_t n)
+{
+	while (dp->nshapes > n) {
+		struct codegen_shape *s = dp->shapes[--dp->nshapes];
+
+		free(s->key.b);
+		codegen_shape_release(s);
+		free(s->exprs);
+		free(s);
+		dp->stats.shapes--;
+	}
+}
+
 void dataplane_abort(struct net *net)
 {
 	struct dataplane *dp = net->dataplane;
 	struct dp_hook *h, *tmp;
 	struct dp_rec *r, *n;
+	bool relinked;
 	int i;
 
 	if (!dp || !dp->prepared)
@@ -1139,14 +1460,30 @@ void dataplane_abort(struct net *net)
 			h->pending_fd = -1;
 		}
 	}
-	/* entries of this prepare: unreachable in the live generation; the
-	 * next prepare relinks around them before their index is reused */
+	/* back to the maps before a growth (new walkers are closed) */
+	if (dp->grown) {
+		grow_undo(dp);
+		dp->written = true;	/* the old map links dropped entries */
+	}
+	/* entries of this prepare: the live generation skips them, but
+	 * write_entries() may have linked them in; unlink them so that no
+	 * new packet reaches them, then give back every index, counter
+	 * slot, set id and shape this prepare took (another batch may never
+	 * publish: cooling them until a publish would leak them for good) */
+	relinked = !dp->written || relink_survivors(dp);
 	for (i = 0; i < DP_HASH; i++)
 		for (r = dp->hash[i]; r; r = n) {
 			n = r->hnext;
 			if (r->fresh)
 				rec_free(dp, r);
 		}
+	if (relinked)
+		alloc_publish(&dp->entries);
+	alloc_publish(&dp->counters);
+	alloc_shrink(&dp->entries, dp->rules_cap);
+	alloc_shrink(&dp->counters, dp->counters_cap);
+	dp->written = false;
+	shapes_trim(dp, dp->nshapes0);
 	dp_sets_abort(dp->sets);
 	dp->prepared = false;
 }
@@ -1168,7 +1505,8 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 	struct codegen_counter *v;
 	int i;
 
-	if (!dp || !slot || slot >= DP_COUNTERS || !dp->counters.used[slot])
+	if (!dp || !slot || slot >= dp->counters.max ||
+	    slot >= dp->counters_cap || !dp->counters.used[slot])
 		return -ENOENT;
 	v = calloc(dp->ncpus, sizeof(*v));
 	if (!v)
@@ -1183,6 +1521,15 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 		*packets += v[i].packets;
 		*bytes += v[i].bytes;
 	}
+	/* grown by a prepare not published yet: the live walkers count in
+	 * the old map */
+	if (dp->grown && dp->old.counters_fd != dp->env.counters_fd &&
+	    slot < dp->old.counters_cap &&
+	    !bpf_map_lookup_elem(dp->old.counters_fd, &slot, v))
+		for (i = 0; i < dp->ncpus; i++) {
+			*packets += v[i].packets;
+			*bytes += v[i].bytes;
+		}
 	free(v);
 	return 0;
 }
@@ -1207,4 +1554,12 @@ int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf)
 		return -ENOENT;
 	h = hook_find(dp, pf, chain->base->hooknum, chain->base->priority);
 	return h ? h->tramp_fd : -ENOENT;
+}
+
+void offload_map_caps(struct net *net, uint32_t *rules, uint32_t *counters)
+{
+	struct dataplane *dp = net->dataplane;
+
+	*rules = dp ? dp->rules_cap : 0;
+	*counters = dp ? dp->counters_cap : 0;
 }

@@ -38,6 +38,9 @@ int offload_link_create(int prog_fd, uint32_t pf, uint32_t hooknum,
 
 struct net;
 struct chain;
+/* offload_map_caps - entries of @net's rule map and counter map (0: none) */
+void offload_map_caps(struct net *net, uint32_t *rules, uint32_t *counters);
+
 /**
  * offload_chain_prog - the program behind the netfilter link of @chain's
  * hook point for @pf, for BPF_PROG_TEST_RUN.

@@ -923,6 +923,10 @@ void dp_sets_abort(struct dp_sets *ss)
 			if (r->fresh)
 				set_free(ss, r);
 		}
+	/* no rule entry names them any more: usable again at once, as
+	 * another batch may never publish */
+	while (ss->ncool)
+		ss->free[ss->nfree++] = ss->cool[--ss->ncool];
 }
 
 void dp_sets_publish(struct dp_sets *ss)

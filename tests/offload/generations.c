@@ -275,3 +275,66 @@ Test(generations, rules_of_other_families_refused)
 	cr_assert_str_eq(err.msg, "family 'bridge' is not supported by the nfbpf dataplane yet");
 	cr_assert_eq(dataplane_rule_check(base, &r, &err), 0);
 }
+
+/* a batch that fails for capacity gives back everything it took: the next
+ * (small) batch loads, and the map is as full as before */
+Test(generations, capacity_failure_then_abort_gives_back_slots, .timeout = 120)
+{
+	struct dp_error err = { 0 };
+	struct dp_stats s0, s1, s2;
+	struct rule *r, *rn;
+	struct chain *c2;
+	int i, ret;
+
+	/* the rule map grows up to 65536 entries (the old fixed size) */
+	setenv("NFBPF_RULE_MAP_MAX", "65536", 1);
+	dport_rule(53, NF_ACCEPT);
+	tm_commit_ok(&net);
+	unsetenv("NFBPF_RULE_MAP_MAX");
+	dataplane_stats(&net, &s0);
+	/* more rules than the rule map's limit, in a new chain (head entry
+	 * and a new shape too) */
+	c2 = tm_chain(t, "big", -1, 0, NF_ACCEPT);
+	for (i = 0; i < 70000; i++) {
+		struct tm_rb rb = { 0 };
+		uint8_t a[4] = { 10, i >> 16, i >> 8, i };
+
+		tm_payload(&rb, PAYLOAD_NH, 12, 4, 4);
+		tm_cmp(&rb, 4, CMP_EQ, a, 4);
+		tm_counter(&rb);
+		tm_verdict(&rb, NF_ACCEPT, NULL);
+		tm_rule(c2, &rb);
+	}
+	ret = dataplane_prepare(&net, &err);
+	cr_assert_eq(ret, -ENOSPC, "prepare: %d %s", ret, err.msg ? err.msg : "");
+	cr_assert_str_eq(err.msg, "nfbpf rule map is full: at most 65535 rules and chains per namespace");
+	dataplane_abort(&net);
+	list_for_each_entry_safe(r, rn, &c2->rules, list)
+		tm_rule_free(r);
+	list_del(&c2->list);
+	free(c2->name);
+	free(c2);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.shapes, s0.shapes, "the aborted batch's shape is gone");
+	cr_assert_eq(s1.rule_entries, s0.rule_entries);
+	cr_assert_eq(run(), NF_ACCEPT);
+
+	/* a one-rule batch loads, twice (the slots are not just cooling) */
+	pkt[22] = 0; pkt[23] = 54;
+	r = dport_rule(54, NF_DROP);
+	tm_commit_ok(&net);
+	cr_assert_eq(run(), NF_DROP);
+	tm_rule_del(r);
+	tm_commit_ok(&net);
+	cr_assert_eq(run(), NF_ACCEPT);
+	dataplane_stats(&net, &s2);
+	cr_assert_eq(s2.rule_entries, s0.rule_entries);
+	cr_assert_eq(s2.progs_loaded, s1.progs_loaded, "known shape: no program");
+
+	/* and as many rules as fit before the failure fit again */
+	for (i = 0; i < 60000; i++)
+		dport_rule(i, NF_ACCEPT);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s2);
+	cr_assert_eq(s2.rule_entries, s0.rule_entries + 60000);
+}
