@@ -6,4 +6,4 @@ apt-get install -y -q --no-install-recommends \
 	build-essential autoconf automake libtool pkg-config \
 	libmnl-dev libnftnl-dev libnftables-dev libbpf-dev libelf-dev zlib1g-dev \
 	libcriterion-dev nftables iptables iproute2 jq \
-	python3 python3-nftables bpftool procps
+	python3 python3-nftables bpftool procps clang libclang-rt-14-dev
