@@ -420,6 +420,13 @@ void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
  */
 void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
 			uint32_t len, uint32_t l_lt, uint32_t l_eq, uint32_t l_gt);
+/*
+ * the same between (@ra + @aoff) and (@rb + @boff), with @ta and @tb as
+ * scratch registers (for callers whose r1/r2/r7 hold something else)
+ */
+void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,
+			   int rb, int16_t boff, int ta, int tb, uint32_t len,
+			   uint32_t l_lt, uint32_t l_eq, uint32_t l_gt);
 /* is [slot, slot + len) inside the data registers? */
 int codegen_reg_ok(uint8_t slot, uint32_t len);
 

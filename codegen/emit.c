@@ -262,8 +262,9 @@ void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
 	}
 }
 
-void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
-			uint32_t len, uint32_t l_lt, uint32_t l_eq, uint32_t l_gt)
+void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,
+			   int rb, int16_t boff, int ta, int tb, uint32_t len,
+			   uint32_t l_lt, uint32_t l_eq, uint32_t l_gt)
 {
 	uint32_t done = 0;
 
@@ -272,18 +273,25 @@ void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
 		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
 		uint32_t n = rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
 
-		/* r1 = be(reg chunk); r2 = be(const chunk) */
-		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, regoff + done));
-		codegen_emit(p, INSN_LDX_MEM(size, R2, R7, coff + done));
+		/* ta = be(a chunk); tb = be(b chunk) */
+		codegen_emit(p, INSN_LDX_MEM(size, ta, ra, aoff + done));
+		codegen_emit(p, INSN_LDX_MEM(size, tb, rb, boff + done));
 		if (n > 1) {
-			codegen_emit(p, INSN_TO_BE(R1, n * 8));
-			codegen_emit(p, INSN_TO_BE(R2, n * 8));
+			codegen_emit(p, INSN_TO_BE(ta, n * 8));
+			codegen_emit(p, INSN_TO_BE(tb, n * 8));
 		}
-		/* if r1 < r2 goto lt; if r1 > r2 goto gt */
-		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R1, R2, 0), l_lt);
-		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R1, R2, 0), l_gt);
+		/* if ta < tb goto lt; if ta > tb goto gt */
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, ta, tb, 0), l_lt);
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, ta, tb, 0), l_gt);
 		done += n;
 	}
 	/* goto eq */
 	codegen_emit_jmp(p, INSN_JA(0), l_eq);
+}
+
+void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
+			uint32_t len, uint32_t l_lt, uint32_t l_eq, uint32_t l_gt)
+{
+	/* registers are at r6 (state), constants at r7 (entry) */
+	codegen_emit_becmp_at(p, R6, regoff, R7, coff, R1, R2, len, l_lt, l_eq, l_gt);
 }

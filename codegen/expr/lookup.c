@@ -169,34 +169,6 @@ static void emit_map_lookup(struct codegen_prog *p, int fd, bool lpm,
 				   (g) * sizeof(struct codegen_set_half)))
 
 /*
- * compare @len bytes at (@ra + @aoff) and (@rb + @boff), big-endian
- * unsigned, into @l_lt / @l_eq / @l_gt (r4, r5 scratch)
- */
-static void emit_becmp2(struct codegen_prog *p, int ra, int16_t aoff, int rb,
-			int16_t boff, uint32_t len, uint32_t l_lt, uint32_t l_eq,
-			uint32_t l_gt)
-{
-	uint32_t done = 0;
-
-	while (done < len) {
-		uint32_t rest = len - done;
-		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
-		uint32_t n = rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
-
-		codegen_emit(p, INSN_LDX_MEM(size, R4, ra, aoff + done));
-		codegen_emit(p, INSN_LDX_MEM(size, R5, rb, boff + done));
-		if (n > 1) {
-			codegen_emit(p, INSN_TO_BE(R4, n * 8));
-			codegen_emit(p, INSN_TO_BE(R5, n * 8));
-		}
-		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R4, R5, 0), l_lt);
-		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R4, R5, 0), l_gt);
-		done += n;
-	}
-	codegen_emit_jmp(p, INSN_JA(0), l_eq);
-}
-
-/*
  * bpf_loop callback cb(index, ctx): slot index of the set matches the key
  * in the current generation? then ctx->found = index, stop
  */
@@ -230,12 +202,12 @@ static void emit_range_cb(struct codegen_prog *p, const struct codegen_env *env,
 		uint32_t len = s->field_len[i];
 		uint32_t l_ok1 = codegen_label_new(p), l_ok2 = codegen_label_new(p);
 
-		emit_becmp2(p, R6, RCTX_KEY + off, R0,
-			    offsetof(struct codegen_set_range, start) + off, len,
+		codegen_emit_becmp_at(p, R6, RCTX_KEY + off, R0,
+			    offsetof(struct codegen_set_range, start) + off, R4, R5, len,
 			    l_next, l_ok1, l_ok1);
 		codegen_label_bind(p, l_ok1);
-		emit_becmp2(p, R6, RCTX_KEY + off, R0,
-			    offsetof(struct codegen_set_range, end) + off, len,
+		codegen_emit_becmp_at(p, R6, RCTX_KEY + off, R0,
+			    offsetof(struct codegen_set_range, end) + off, R4, R5, len,
 			    l_ok2, l_ok2, l_next);
 		codegen_label_bind(p, l_ok2);
 		off += (len + 3) & ~3u;
