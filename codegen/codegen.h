@@ -79,6 +79,7 @@ struct codegen_pkt {
 	int32_t ll_off;		/* mac header relative to skb->data */
 	uint32_t pad0;
 	uint64_t ll_addr;	/* kernel address of the mac header */
+	uint64_t nfct;		/* skb->_nfct: nf_conn | ctinfo */
 	uint16_t protocol;	/* skb->protocol, network order */
 	uint16_t fragoff;
 	uint16_t iiftype;
@@ -239,6 +240,14 @@ struct codegen_env {
 		int16_t skb_pkt_type;	/* byte holding pkt_type */
 		uint8_t pkt_type_shift, pkt_type_mask;
 		int16_t dev_ifindex, dev_name, dev_type;
+		int16_t skb_nfct;
+		/* nf_conn fields; -1 = not in this kernel (keys refused at load) */
+		int16_t ct_status, ct_mark;
+		int16_t ct_tuple;	/* tuplehash[ORIGINAL].tuple */
+		int16_t ct_tuple_stride;	/* to tuplehash[REPLY].tuple */
+		/* struct nf_conntrack_tuple members */
+		int16_t tup_src_u3, tup_src_u, tup_l3num;
+		int16_t tup_dst_u3, tup_dst_u, tup_protonum;
 	} off;
 };
 
@@ -405,6 +414,7 @@ extern const struct codegen_expr_ops codegen_expr_bitwise;
 extern const struct codegen_expr_ops codegen_expr_lookup;
 extern const struct codegen_expr_ops codegen_expr_range;
 extern const struct codegen_expr_ops codegen_expr_byteorder;
+extern const struct codegen_expr_ops codegen_expr_ct;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 

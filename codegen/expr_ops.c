@@ -12,4 +12,5 @@ const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
 	[EXPR_LOOKUP]		= &codegen_expr_lookup,
 	[EXPR_RANGE]		= &codegen_expr_range,
 	[EXPR_BYTEORDER]	= &codegen_expr_byteorder,
+	[EXPR_CT]		= &codegen_expr_ct,
 };

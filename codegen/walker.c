@@ -244,6 +244,8 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(priority)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R7, env->off.skb_protocol));
 	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(protocol)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, env->off.skb_nfct));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, PKT_OFF(nfct)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R8, env->off.st_pf));
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(nfproto)));
 	/* pkt_type (bitfield) */

@@ -34,6 +34,7 @@ enum expr_type {
 	EXPR_LOOKUP,
 	EXPR_RANGE,
 	EXPR_BYTEORDER,
+	EXPR_CT,
 	__EXPR_MAX
 };
 

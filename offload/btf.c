@@ -29,9 +29,12 @@ static int vmlinux_get(void)
 	return 0;
 }
 
-/* bit offset of member @name of struct/union @t, searching anonymous members */
+/*
+ * bit offset of member @name of struct/union @t, searching anonymous
+ * members; *@type (if not NULL) = the member's type id
+ */
 static int member_bits(const struct btf_type *t, const char *name,
-		       uint32_t *bits, uint32_t *bitsize)
+		       uint32_t *bits, uint32_t *bitsize, uint32_t *type)
 {
 	const struct btf_member *m = btf_members(t);
 	uint16_t i, n = btf_vlen(t);
@@ -43,6 +46,8 @@ static int member_bits(const struct btf_type *t, const char *name,
 		if (mn && !strcmp(mn, name)) {
 			*bits = off;
 			*bitsize = btf_member_bitfield_size(t, i);
+			if (type)
+				*type = m->type;
 			return 0;
 		}
 		if (!mn || !*mn) {
@@ -51,7 +56,7 @@ static int member_bits(const struct btf_type *t, const char *name,
 			while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
 				mt = btf__type_by_id(vmlinux, mt->type);
 			if (mt && (btf_is_struct(mt) || btf_is_union(mt)) &&
-			    !member_bits(mt, name, bits, bitsize)) {
+			    !member_bits(mt, name, bits, bitsize, type)) {
 				*bits += off;
 				return 0;
 			}
@@ -67,10 +72,91 @@ static int member_off(const char *sname, const char *mname, int16_t *off)
 
 	if (id < 0)
 		return -ENOENT;
-	if (member_bits(btf__type_by_id(vmlinux, id), mname, &bits, &bitsize))
+	if (member_bits(btf__type_by_id(vmlinux, id), mname, &bits, &bitsize,
+			NULL))
 		return -ENOENT;
 	*off = (int16_t)(bits / 8);
 	return 0;
+}
+
+/*
+ * byte offset of the dotted member path @path ("tuplehash.tuple") inside
+ * struct @sname, arrays taken at index 0; *@size = size of the last
+ * member (NULL: not wanted). -ENOENT if this kernel lacks it.
+ */
+static int path_off(const char *sname, const char *path, int16_t *off,
+		    uint32_t *size)
+{
+	const struct btf_type *t;
+	uint32_t bits, bitsize, type, total = 0;
+	char buf[64], *name, *save = NULL;
+	int id = btf__find_by_name_kind(vmlinux, sname, BTF_KIND_STRUCT);
+
+	if (id < 0 || strlen(path) >= sizeof(buf))
+		return -ENOENT;
+	strcpy(buf, path);
+	type = id;
+	for (name = strtok_r(buf, ".", &save); name;
+	     name = strtok_r(NULL, ".", &save)) {
+		t = btf__type_by_id(vmlinux, type);
+		while (t && (btf_is_mod(t) || btf_is_typedef(t) || btf_is_array(t)))
+			t = btf__type_by_id(vmlinux, btf_is_array(t) ?
+					    btf_array(t)->type : t->type);
+		if (!t || !(btf_is_struct(t) || btf_is_union(t)) ||
+		    member_bits(t, name, &bits, &bitsize, &type) || bitsize)
+			return -ENOENT;
+		total += bits / 8;
+	}
+	if (total > INT16_MAX)
+		return -ENOENT;
+	*off = (int16_t)total;
+	if (size) {
+		long sz = btf__resolve_size(vmlinux, type);
+
+		if (sz < 0)
+			return -ENOENT;
+		*size = (uint32_t)sz;
+	}
+	return 0;
+}
+
+/* conntrack offsets: optional ones are -1 when this kernel lacks them */
+static int ct_env(struct codegen_env *env)
+{
+	static const struct {
+		const char *s, *path;
+		size_t at;
+	} opt[] = {
+#define O(s, m, f) { s, m, offsetof(struct codegen_env, off.f) }
+		O("nf_conn", "status", ct_status),
+		O("nf_conn", "mark", ct_mark),
+		O("nf_conntrack_tuple", "src.u3", tup_src_u3),
+		O("nf_conntrack_tuple", "src.u", tup_src_u),
+		O("nf_conntrack_tuple", "src.l3num", tup_l3num),
+		O("nf_conntrack_tuple", "dst.u3", tup_dst_u3),
+		O("nf_conntrack_tuple", "dst.u", tup_dst_u),
+		O("nf_conntrack_tuple", "dst.protonum", tup_protonum),
+#undef O
+	};
+	int16_t hash, tuple;
+	uint32_t stride;
+	size_t i;
+
+	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
+		int16_t *o = (int16_t *)((char *)env + opt[i].at);
+
+		if (path_off(opt[i].s, opt[i].path, o, NULL))
+			*o = -1;
+	}
+	env->off.ct_tuple = -1;
+	if (!path_off("nf_conn", "tuplehash", &hash, NULL) &&
+	    !path_off("nf_conntrack_tuple_hash", "tuple", &tuple, NULL) &&
+	    !path_off("nf_conn", "tuplehash", &hash, &stride)) {
+		/* stride: tuplehash is struct nf_conntrack_tuple_hash[2] */
+		env->off.ct_tuple = hash + tuple;
+		env->off.ct_tuple_stride = (int16_t)(stride / 2);
+	}
+	return member_off("sk_buff", "_nfct", &env->off.skb_nfct);
 }
 
 int offload_btf_env(struct codegen_env *env)
@@ -112,7 +198,7 @@ int offload_btf_env(struct codegen_env *env)
 			return -ENOENT;
 	id = btf__find_by_name_kind(vmlinux, "sk_buff", BTF_KIND_STRUCT);
 	if (id < 0 || member_bits(btf__type_by_id(vmlinux, id), "pkt_type",
-				  &bits, &bitsize) || !bitsize ||
+				  &bits, &bitsize, NULL) || !bitsize ||
 	    (bits % 8) + bitsize > 8)
 		return -ENOENT;
 	env->off.skb_pkt_type = (int16_t)(bits / 8);
@@ -127,7 +213,7 @@ int offload_btf_env(struct codegen_env *env)
 	if (id < 0)
 		return -ENOENT;
 	env->kf_dynptr_slice = id;
-	return 0;
+	return ct_env(env);
 }
 
 /* a struct @name of @size bytes (one u8 array member) */

@@ -190,6 +190,8 @@ struct dataplane {
 	int err;		/* sticky error of the current prepare */
 	int ncpus;
 	struct dp_sets *sets;
+	bool conntrack;		/* offload_conntrack_enable() holds */
+	bool conntrack_new;	/* ... since this prepare */
 };
 
 static char verifier_log[1 << 20];
@@ -733,6 +735,23 @@ static struct codegen_shape *shape_get(struct dataplane *dp,
 out_free_key:
 	free(k.b);
 	return NULL;
+}
+
+/* does a shape in dp->shapes[@from..] read conntrack keys? */
+static bool shapes_read_ct(const struct dataplane *dp, uint32_t from)
+{
+	uint32_t i;
+
+	for (i = from; i < dp->nshapes; i++) {
+		const struct codegen_shape *s = dp->shapes[i];
+		const struct expr *e = s->exprs;
+		const char *end = (const char *)s->exprs + s->dlen;
+
+		for (; (const char *)e < end; e = expr_next(e))
+			if (e->type == EXPR_CT)
+				return true;
+	}
+	return false;
 }
 
 /* pass A: a head entry per visible chain */
@@ -1325,6 +1344,15 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 	}
 	if (!dp->err)
 		write_entries(dp);
+	/* 1b. the first shape that reads ct keys needs the kernel's conntrack
+	 * (kept on while the namespace has a dataplane) */
+	if (!dp->err && !dp->conntrack && shapes_read_ct(dp, 0)) {
+		ret = offload_conntrack_enable(net->ns_fd);
+		if (ret)
+			set_err(dp, err, ret, "cannot enable the kernel's conntrack in this network namespace");
+		else
+			dp->conntrack = dp->conntrack_new = true;
+	}
 	/* 2. programs and links */
 	if (!dp->err)
 		prepare_hooks(net, dp, err);
@@ -1350,6 +1378,7 @@ void dataplane_publish(struct net *net)
 
 	if (!dp || !dp->prepared)
 		return;
+	dp->conntrack_new = false;
 	/* cannot fail after this point: the calls below only swap what the
 	 * kernel already accepted */
 	list_for_each_entry(h, &dp->hooks, list) {
@@ -1450,6 +1479,10 @@ void dataplane_abort(struct net *net)
 
 	if (!dp || !dp->prepared)
 		return;
+	if (dp->conntrack_new) {
+		offload_conntrack_disable(net->ns_fd);
+		dp->conntrack = dp->conntrack_new = false;
+	}
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
 		if (h->fresh) {
 			hook_free(dp, h);
@@ -1494,6 +1527,8 @@ void dataplane_net_free(struct net *net)
 
 	if (!dp)
 		return;
+	if (dp->conntrack)
+		offload_conntrack_disable(net->ns_fd);
 	dp_free(dp);
 	net->dataplane = NULL;
 }

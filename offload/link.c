@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* link.c - netfilter links, created in the namespace that owns the chain. */
 #ifndef _GNU_SOURCE
-#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
-#endif
 #endif
 #include <errno.h>
 #include <fcntl.h>
@@ -34,16 +32,14 @@ static int link_create_here(int prog_fd, uint32_t pf, uint32_t hooknum,
 	return fd < 0 ? -errno : fd;
 }
 
-int offload_link_create(int prog_fd, uint32_t pf, uint32_t hooknum,
-			int32_t priority, int ns_fd)
+/* offload_in_netns: see offload.h */
+int offload_in_netns(int ns_fd, int (*fn)(void *arg), void *arg)
 {
-	int self, fd, err;
+	int self, ret, err;
 
-	if (priority == COMPAT_NF_IP_PRI_FIRST || priority == COMPAT_NF_IP_PRI_LAST)
-		return -ERANGE;
 	if (ns_fd < 0)
-		return link_create_here(prog_fd, pf, hooknum, priority);
-	/* 0. remember our netns, 1. enter the chain's, 2. attach, 3. return */
+		return fn(arg);
+	/* 0. remember our netns, 1. enter @ns_fd's, 2. run, 3. return */
 	self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (self < 0)
 		return -errno;
@@ -52,15 +48,39 @@ int offload_link_create(int prog_fd, uint32_t pf, uint32_t hooknum,
 		close(self);
 		return err;
 	}
-	fd = link_create_here(prog_fd, pf, hooknum, priority);
+	ret = fn(arg);
 	if (setns(self, CLONE_NEWNET)) {
-		/* cannot go home: refuse rather than run on in the wrong netns */
+		/* cannot go home: fail rather than run on in the wrong netns;
+		 * an fd @fn returned (ret > 0 by contract) is closed */
 		err = -errno;
-		if (fd >= 0)
-			close(fd);
+		if (ret > 0)
+			close(ret);
 		close(self);
 		return err;
 	}
 	close(self);
-	return fd;
+	return ret;
+}
+
+struct link_args {
+	int prog_fd;
+	uint32_t pf, hooknum;
+	int32_t priority;
+};
+
+static int link_create_cb(void *arg)
+{
+	const struct link_args *a = arg;
+
+	return link_create_here(a->prog_fd, a->pf, a->hooknum, a->priority);
+}
+
+int offload_link_create(int prog_fd, uint32_t pf, uint32_t hooknum,
+			int32_t priority, int ns_fd)
+{
+	struct link_args a = { prog_fd, pf, hooknum, priority };
+
+	if (priority == COMPAT_NF_IP_PRI_FIRST || priority == COMPAT_NF_IP_PRI_LAST)
+		return -ERANGE;
+	return offload_in_netns(ns_fd, link_create_cb, &a);
 }

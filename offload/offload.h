@@ -36,6 +36,28 @@ int offload_prog_load(const struct codegen_prog *p, const char *name,
 int offload_link_create(int prog_fd, uint32_t pf, uint32_t hooknum,
 			int32_t priority, int ns_fd);
 
+/**
+ * offload_in_netns - run @fn(@arg) with this thread in the netns of @ns_fd
+ * (-1: where it is), then come back.
+ * Return: what @fn returned (an fd if > 0: closed if the way back fails),
+ * or -errno of open()/setns().
+ */
+int offload_in_netns(int ns_fd, int (*fn)(void *arg), void *arg);
+
+/**
+ * offload_conntrack_enable - make the kernel track connections in the
+ * netns of @ns_fd, as nf_tables does for a table that uses ct (conntrack
+ * hooks are registered per netns on demand, nf_ct_netns_get()). No BPF
+ * interface does this, so nfbpfd holds an inert kernel object whose only
+ * effect is that reference: a dormant inet table "nfbpf_conntrack" with
+ * one ct expectation object and no chain or rule.
+ * Return: 0 or -errno (the kernel's answer).
+ */
+int offload_conntrack_enable(int ns_fd);
+
+/** offload_conntrack_disable - drop that table (best effort). */
+void offload_conntrack_disable(int ns_fd);
+
 struct net;
 struct chain;
 /* offload_map_caps - entries of @net's rule map and counter map (0: none) */

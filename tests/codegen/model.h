@@ -27,6 +27,7 @@
 #include "expr/byteorder.h"
 #include "expr/cmp.h"
 #include "expr/counter.h"
+#include "expr/ct.h"
 #include "expr/immediate.h"
 #include "expr/lookup.h"
 #include "expr/meta.h"
@@ -151,6 +152,19 @@ static inline void tm_meta(struct tm_rb *rb, uint32_t key, uint8_t dreg,
 	m->key = key;
 	m->dreg = dreg;
 	m->len = len;
+}
+
+/* ct get: @key (NFT_CT_*) in direction @dir (CT_DIR_NONE: none) -> @dreg */
+static inline struct expr_ct *tm_ct(struct tm_rb *rb, uint32_t key,
+				    uint8_t dir, uint8_t dreg, uint32_t len)
+{
+	struct expr_ct *c = tm_add(rb, EXPR_CT, sizeof(*c));
+
+	c->key = key;
+	c->dir = dir;
+	c->reg = dreg;
+	c->len = len;
+	return c;
 }
 
 static inline void tm_verdict(struct tm_rb *rb, int32_t code, struct chain *to)

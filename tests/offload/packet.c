@@ -196,3 +196,59 @@ Test(packet, anonymous_set_drops_listed_ports)
 	close(l81);
 	close(l80v6);
 }
+
+/*
+ * ct state through the kernel's conntrack: a stateful input chain, policy
+ * drop: ct state established,related accept; tcp dport 10 ct state new
+ * accept. Loopback carries both directions through input, so tcp/10
+ * connects only if the SYN-ACK reads "established"; tcp/11 never does.
+ */
+Test(packet, ct_state_through_the_kernels_conntrack)
+{
+	int l10 = listener(AF_INET, SOCK_STREAM, 10);
+	int l11 = listener(AF_INET, SOCK_STREAM, 11);
+	int l10v6 = listener(AF_INET6, SOCK_STREAM, 10);
+	struct chain *in = tm_chain(t, "stateful", HOOK_IN, 10, NF_DROP);
+	uint32_t est_rel = 2 | 4, zero = 0, new = 8;
+	uint8_t tcp = 6, port10[2] = { 0, 10 };
+	struct expr_counter *c_est, *c_new;
+	struct tm_rb rb = { 0 };
+	uint64_t pk, by;
+
+	/* ct state & (established|related) != 0 counter accept */
+	tm_ct(&rb, CT_STATE, CT_DIR_NONE, 4, 4);
+	tm_bitwise(&rb, 4, 4, 4, &est_rel, &zero);
+	tm_cmp(&rb, 4, CMP_NEQ, &zero, 4);
+	c_est = tm_counter(&rb);
+	tm_verdict(&rb, NF_ACCEPT, NULL);
+	tm_rule(in, &rb);
+	/* meta l4proto tcp tcp dport 10 ct state & new != 0 counter accept */
+	tm_meta(&rb, 16, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &tcp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, port10, 2);
+	tm_ct(&rb, CT_STATE, CT_DIR_NONE, 4, 4);
+	tm_bitwise(&rb, 4, 4, 4, &new, &zero);
+	tm_cmp(&rb, 4, CMP_NEQ, &zero, 4);
+	c_new = tm_counter(&rb);
+	tm_verdict(&rb, NF_ACCEPT, NULL);
+	tm_rule(in, &rb);
+	tm_commit_ok(&net);
+	/* find the counters the commit gave slots to */
+	c_est = counter_of(list_first_entry(&in->rules, struct rule, list));
+	c_new = counter_of(list_last_entry(&in->rules, struct rule, list));
+
+	cr_assert(system("nft list table inet nfbpf_conntrack >/dev/null 2>&1") == 0,
+		  "the kernel's conntrack is held by nfbpfd's dormant table");
+	cr_assert(tcp_connects(AF_INET, 10), "tcp/10: SYN new, SYN-ACK established");
+	cr_assert(tcp_connects(AF_INET6, 10), "inet: the same over IPv6");
+	cr_assert_not(tcp_connects(AF_INET, 11), "tcp/11: SYN new, not accepted");
+	cr_assert_eq(dataplane_counter_read(&net, c_new->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 2, "one SYN per family is new: %lu", (unsigned long)pk);
+	cr_assert_eq(dataplane_counter_read(&net, c_est->slot, &pk, &by), 0);
+	cr_assert_geq(pk, 4, "SYN-ACK and ACK per family are established: %lu",
+		      (unsigned long)pk);
+	close(l10);
+	close(l11);
+	close(l10v6);
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * conntrack.c - conntrack for namespaces whose rules read ct keys.
+ *
+ * The kernel registers its conntrack hooks in a netns only while something
+ * holds nf_ct_netns_get() there (an nft ct expression, an xt conntrack
+ * match, a ct object...). A BPF netfilter program cannot take that
+ * reference, so without help every packet would look "invalid" to ct state.
+ * nfbpfd takes it the cheapest way the kernel offers: a dormant inet table
+ * holding one ct expectation object, with no chain and no rule, so the
+ * kernel's nf_tables never sees a packet.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include "offload/offload.h"
+
+#define HOLDER_TABLE	"nfbpf_conntrack"
+#define HOLDER_OBJ	"hold"
+
+static int socket_cb(void *arg)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
+
+	(void)arg;
+	return fd < 0 ? -errno : fd;
+}
+
+static struct nlmsghdr *msg_put(char *buf, uint16_t type, uint16_t flags,
+				uint32_t seq, uint8_t family, uint16_t res_id)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nfgenmsg *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->nfgen_family = family;
+	g->version = NFNETLINK_V0;
+	g->res_id = htons(res_id);
+	return nlh;
+}
+
+#define NFT_TYPE(m)	((NFNL_SUBSYS_NFTABLES << 8) | (m))
+
+/* the body of the holder's batch: @create = new table + object, else delete */
+static void batch_body(struct mnl_nlmsg_batch *b, bool create, uint32_t seq)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+
+	if (!create) {
+		nlh = msg_put(mnl_nlmsg_batch_current(b), NFT_TYPE(NFT_MSG_DELTABLE),
+			      NLM_F_ACK, seq, NFPROTO_INET, 0);
+		mnl_attr_put_strz(nlh, NFTA_TABLE_NAME, HOLDER_TABLE);
+		mnl_nlmsg_batch_next(b);
+		return;
+	}
+	nlh = msg_put(mnl_nlmsg_batch_current(b), NFT_TYPE(NFT_MSG_NEWTABLE),
+		      NLM_F_CREATE | NLM_F_ACK, seq, NFPROTO_INET, 0);
+	mnl_attr_put_strz(nlh, NFTA_TABLE_NAME, HOLDER_TABLE);
+	mnl_attr_put_u32(nlh, NFTA_TABLE_FLAGS, htonl(NFT_TABLE_F_DORMANT));
+	mnl_nlmsg_batch_next(b);
+
+	nlh = msg_put(mnl_nlmsg_batch_current(b), NFT_TYPE(NFT_MSG_NEWOBJ),
+		      NLM_F_CREATE | NLM_F_ACK, seq + 1, NFPROTO_INET, 0);
+	mnl_attr_put_strz(nlh, NFTA_OBJ_TABLE, HOLDER_TABLE);
+	mnl_attr_put_strz(nlh, NFTA_OBJ_NAME, HOLDER_OBJ);
+	mnl_attr_put_u32(nlh, NFTA_OBJ_TYPE, htonl(NFT_OBJECT_CT_EXPECT));
+	nest = mnl_attr_nest_start(nlh, NFTA_OBJ_DATA);
+	mnl_attr_put_u16(nlh, NFTA_CT_EXPECT_L3PROTO, htons(NFPROTO_IPV4));
+	mnl_attr_put_u8(nlh, NFTA_CT_EXPECT_L4PROTO, 6);
+	mnl_attr_put_u16(nlh, NFTA_CT_EXPECT_DPORT, htons(1));
+	mnl_attr_put_u32(nlh, NFTA_CT_EXPECT_TIMEOUT, htonl(1000));
+	mnl_attr_put_u8(nlh, NFTA_CT_EXPECT_SIZE, 1);
+	mnl_attr_nest_end(nlh, nest);
+	mnl_nlmsg_batch_next(b);
+}
+
+/* send one batch in the netns of @ns_fd; 0 or the first error acked */
+static int holder_batch(int ns_fd, bool create)
+{
+	char buf[2048] __attribute__((aligned(4)));
+	struct mnl_nlmsg_batch *b;
+	uint32_t seq = (uint32_t)time(NULL);
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd, ret = 0, nacks = create ? 2 : 1;
+	ssize_t n;
+
+	fd = offload_in_netns(ns_fd, socket_cb, NULL);
+	if (fd < 0)
+		return fd;
+	b = mnl_nlmsg_batch_start(buf, sizeof(buf));
+	if (!b) {
+		close(fd);
+		return -ENOMEM;
+	}
+	msg_put(mnl_nlmsg_batch_current(b), NFNL_MSG_BATCH_BEGIN, 0, seq++,
+		AF_UNSPEC, NFNL_SUBSYS_NFTABLES);
+	mnl_nlmsg_batch_next(b);
+	batch_body(b, create, seq);
+	seq += nacks;
+	msg_put(mnl_nlmsg_batch_current(b), NFNL_MSG_BATCH_END, 0, seq,
+		AF_UNSPEC, NFNL_SUBSYS_NFTABLES);
+	mnl_nlmsg_batch_next(b);
+	if (sendto(fd, mnl_nlmsg_batch_head(b), mnl_nlmsg_batch_size(b), 0,
+		   (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	/* the kernel handles the batch inside sendto(): every ack is queued */
+	while (nacks > 0 && (n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+		int left = (int)n;
+
+		for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+
+			if (nlh->nlmsg_type != NLMSG_ERROR ||
+			    nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e)))
+				continue;
+			nacks--;
+			if (e->error && !ret)
+				ret = e->error;
+		}
+	}
+	if (nacks > 0 && !ret)
+		ret = -EIO;
+out:
+	mnl_nlmsg_batch_stop(b);
+	close(fd);
+	return ret;
+}
+
+int offload_conntrack_enable(int ns_fd)
+{
+	return holder_batch(ns_fd, true);
+}
+
+void offload_conntrack_disable(int ns_fd)
+{
+	(void)holder_batch(ns_fd, false);
+}
