@@ -80,6 +80,10 @@ struct codegen_pkt {
 	uint32_t pad0;
 	uint64_t ll_addr;	/* kernel address of the mac header */
 	uint64_t nfct;		/* skb->_nfct: nf_conn | ctinfo */
+	/* kernel addresses for keys read with bpf_probe_read_kernel() */
+	uint64_t skb_addr;	/* the sk_buff */
+	uint64_t in_dev, out_dev;	/* state->in, state->out (0: none) */
+	uint64_t net_addr;	/* state->net */
 	uint16_t protocol;	/* skb->protocol, network order */
 	uint16_t fragoff;
 	uint16_t iiftype;
@@ -241,6 +245,13 @@ struct codegen_env {
 		uint8_t pkt_type_shift, pkt_type_mask;
 		int16_t dev_ifindex, dev_name, dev_type;
 		int16_t skb_nfct;
+		int16_t st_net;
+		/* probe-read members; -1 = not in this kernel (key refused at load) */
+		int16_t skb_sk, skb_secmark, dev_group, dev_link_ops, link_ops_kind;
+		int16_t sk_state, sk_net, sk_socket, req_listener, socket_file;
+		int16_t file_cred, cred_fsuid, cred_fsgid;
+		int16_t sk_classid, skb_active_ext;
+		int16_t sec_path_bit;	/* SKB_EXT_SEC_PATH */
 		/* nf_conn fields; -1 = not in this kernel (keys refused at load) */
 		int16_t ct_status, ct_mark;
 		int16_t ct_tuple;	/* tuplehash[ORIGINAL].tuple */
@@ -418,6 +429,19 @@ extern const struct codegen_expr_ops codegen_expr_ct;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 
+/*
+ * bpf_probe_read_kernel(st + @dst, @len, @base + @src): a kernel member
+ * into the walker state (r6 = st; r0-r5 clobbered). @src < 0 (a member
+ * this kernel's BTF lacks) makes the program fail with -EOPNOTSUPP.
+ */
+void codegen_emit_probe_read(struct codegen_prog *p, int16_t dst, uint32_t len,
+			     int base, int16_t src);
+/*
+ * @reg = *(u64 *)(@reg + @src) through st->scratch (a kernel pointer
+ * member of the object at @reg); if it is NULL goto @l_null
+ */
+void codegen_emit_probe_deref(struct codegen_prog *p, int reg, int16_t src,
+			      uint32_t l_null);
 /* dst = 0 for @len bytes of registers from slot @slot, rounded up to words */
 void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len);
 /* copy @len bytes from (@src + @soff) to the registers at slot @slot,

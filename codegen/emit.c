@@ -240,6 +240,34 @@ void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len)
 		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(slot + w), 0));
 }
 
+void codegen_emit_probe_read(struct codegen_prog *p, int16_t dst, uint32_t len,
+			     int base, int16_t src)
+{
+	if (src < 0) {
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
+	/* probe_read_kernel(st + dst, len, base + src) */
+	codegen_emit(p, INSN_MOV64_REG(R3, base));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, src));
+	codegen_emit(p, INSN_MOV64_REG(R1, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, dst));
+	codegen_emit(p, INSN_MOV64_IMM(R2, len));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+}
+
+void codegen_emit_probe_deref(struct codegen_prog *p, int reg, int16_t src,
+			      uint32_t l_null)
+{
+	/* st->scratch = 0; probe_read(scratch, 8, reg + src) */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 8, reg, src);
+	/* reg = scratch; if reg == 0 goto null */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, reg, R6, ST_OFF(scratch)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, reg, 0, 0), l_null);
+}
+
 void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
 			      int16_t soff, uint32_t len)
 {

@@ -65,10 +65,12 @@ static void emit_set_flag(struct codegen_prog *p, uint8_t flag)
 /* device @dev_reg (maybe NULL): ifindex, name, type into pkt */
 static void emit_dev(struct codegen_prog *p, const struct codegen_env *env,
 		     int dev_reg, uint8_t flag, int16_t ifindex, int16_t name,
-		     int16_t type)
+		     int16_t type, int16_t addr)
 {
 	uint32_t l_none = codegen_label_new(p);
 
+	/* the device's address, for keys read later (0: none) */
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, dev_reg, addr));
 	/* if dev == NULL: iif = 0, name = "" (already zero), no type */
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, dev_reg, 0, 0), l_none);
 	emit_set_flag(p, flag);
@@ -246,6 +248,10 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(protocol)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, env->off.skb_nfct));
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, PKT_OFF(nfct)));
+	/* addresses for the probe-read keys: skb, state->net */
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R7, PKT_OFF(skb_addr)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.st_net));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, PKT_OFF(net_addr)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R8, env->off.st_pf));
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(nfproto)));
 	/* pkt_type (bitfield) */
@@ -273,10 +279,10 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	/* devices */
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_in));
 	emit_dev(p, env, R9, PKT_HAS_IN, PKT_OFF(iif), PKT_OFF(iifname),
-		 PKT_OFF(iiftype));
+		 PKT_OFF(iiftype), PKT_OFF(in_dev));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_out));
 	emit_dev(p, env, R9, PKT_HAS_OUT, PKT_OFF(oif), PKT_OFF(oifname),
-		 PKT_OFF(oiftype));
+		 PKT_OFF(oiftype), PKT_OFF(out_dev));
 	/* bpf_dynptr_from_skb(skb, 0, &dynptr) */
 	codegen_emit(p, INSN_MOV64_REG(R1, R7));
 	codegen_emit(p, INSN_MOV64_IMM(R2, 0));

@@ -120,8 +120,26 @@ static int path_off(const char *sname, const char *path, int16_t *off,
 	return 0;
 }
 
-/* conntrack offsets: optional ones are -1 when this kernel lacks them */
-static int ct_env(struct codegen_env *env)
+/* value of enumerator @name of enum @ename, -1 if this kernel lacks it */
+static int16_t enum_val(const char *ename, const char *name)
+{
+	int id = btf__find_by_name_kind(vmlinux, ename, BTF_KIND_ENUM);
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	uint16_t i;
+
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(vmlinux, id);
+	e = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, e++)
+		if (!strcmp(btf__name_by_offset(vmlinux, e->name_off), name))
+			return e->val >= 0 && e->val < 8 ? (int16_t)e->val : -1;
+	return -1;
+}
+
+/* members read with bpf_probe_read_kernel(): -1 when this kernel lacks them */
+static int probe_env(struct codegen_env *env)
 {
 	static const struct {
 		const char *s, *path;
@@ -136,6 +154,21 @@ static int ct_env(struct codegen_env *env)
 		O("nf_conntrack_tuple", "dst.u3", tup_dst_u3),
 		O("nf_conntrack_tuple", "dst.u", tup_dst_u),
 		O("nf_conntrack_tuple", "dst.protonum", tup_protonum),
+		O("sk_buff", "sk", skb_sk),
+		O("sk_buff", "secmark", skb_secmark),
+		O("net_device", "group", dev_group),
+		O("net_device", "rtnl_link_ops", dev_link_ops),
+		O("rtnl_link_ops", "kind", link_ops_kind),
+		O("sock", "__sk_common.skc_state", sk_state),
+		O("sock", "__sk_common.skc_net", sk_net),
+		O("sock", "sk_socket", sk_socket),
+		O("request_sock", "__req_common.skc_listener", req_listener),
+		O("socket", "file", socket_file),
+		O("file", "f_cred", file_cred),
+		O("cred", "fsuid", cred_fsuid),
+		O("cred", "fsgid", cred_fsgid),
+		O("sock", "sk_cgrp_data.classid", sk_classid),
+		O("sk_buff", "active_extensions", skb_active_ext),
 #undef O
 	};
 	int16_t hash, tuple;
@@ -148,6 +181,7 @@ static int ct_env(struct codegen_env *env)
 		if (path_off(opt[i].s, opt[i].path, o, NULL))
 			*o = -1;
 	}
+	env->off.sec_path_bit = enum_val("skb_ext_id", "SKB_EXT_SEC_PATH");
 	env->off.ct_tuple = -1;
 	if (!path_off("nf_conn", "tuplehash", &hash, NULL) &&
 	    !path_off("nf_conntrack_tuple_hash", "tuple", &tuple, NULL) &&
@@ -172,6 +206,7 @@ int offload_btf_env(struct codegen_env *env)
 		O("nf_hook_state", "pf", st_pf),
 		O("nf_hook_state", "in", st_in),
 		O("nf_hook_state", "out", st_out),
+		O("nf_hook_state", "net", st_net),
 		O("sk_buff", "len", skb_len),
 		O("sk_buff", "protocol", skb_protocol),
 		O("sk_buff", "mark", skb_mark),
@@ -213,7 +248,7 @@ int offload_btf_env(struct codegen_env *env)
 	if (id < 0)
 		return -ENOENT;
 	env->kf_dynptr_slice = id;
-	return ct_env(env);
+	return probe_env(env);
 }
 
 /* a struct @name of @size bytes (one u8 array member) */

@@ -96,24 +96,11 @@ static void emit_conn(struct codegen_prog *p, const struct codegen_expr_ctx *ec)
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), ec->l_break);
 }
 
-/*
- * probe_read_kernel(st + @dst, @len, r9 + @src): a kernel field of the
- * nf_conn into the state; a field this kernel's BTF lacks fails the load
- */
+/* a member of the nf_conn in r9 into the state */
 static void emit_read(struct codegen_prog *p, int16_t dst, uint32_t len,
 		      int16_t src)
 {
-	if (src < 0) {
-		if (!p->err)
-			p->err = -EOPNOTSUPP;
-		return;
-	}
-	codegen_emit(p, INSN_MOV64_REG(R1, R6));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, dst));
-	codegen_emit(p, INSN_MOV64_IMM(R2, len));
-	codegen_emit(p, INSN_MOV64_REG(R3, R9));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, src));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	codegen_emit_probe_read(p, dst, len, R9, src);
 }
 
 /* regs[reg] word = 0 (nft_reg_store8/16 clear the rest of the word) */

@@ -6,6 +6,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/timex.h>
 
 #include "codegen/codegen.h"
 #include "codegen/insn.h"
@@ -38,11 +43,17 @@ static uint32_t meta_len(uint32_t key)
 	switch (key) {
 	case META_LEN: case META_PRIORITY: case META_MARK: case META_IIF:
 	case META_OIF: case META_NFPROTO: case META_L4PROTO: case META_PKTTYPE:
-	case META_CPU: case META_PRANDOM:
+	case META_CPU: case META_PRANDOM: case META_SKUID: case META_SKGID:
+	case META_IIFGROUP: case META_OIFGROUP: case META_SECMARK:
+	case META_CGROUP: case META_SECPATH: case META_TIME_HOUR:
+	case META_TIME_DAY:
 		return 4;
+	case META_TIME_NS:
+		return 8;
 	case META_PROTOCOL: case META_IIFTYPE: case META_OIFTYPE:
 		return 4;	/* nft_reg_store16 clears the word */
-	case META_IIFNAME: case META_OIFNAME:
+	case META_IIFNAME: case META_OIFNAME: case META_IIFKIND:
+	case META_OIFKIND:
 		return 16;
 	}
 	return 0;
@@ -73,10 +84,27 @@ static int meta_check(const struct expr *e, struct dp_error *err)
 	return 0;
 }
 
+/*
+ * The clock keys read the realtime clock (ktime_get_real_ns), which BPF
+ * reaches as TAI minus the kernel's TAI offset; the day also needs the
+ * kernel's timezone (sys_tz). Both are rule constants taken when the rule
+ * is written: struct time_consts.
+ */
+struct time_consts {
+	int64_t tai_off_ns;
+	int64_t tz_off_s;	/* 60 * sys_tz.tz_minuteswest */
+};
+
+static bool is_clock(uint32_t key)
+{
+	return key == META_TIME_NS || key == META_TIME_DAY || key == META_TIME_HOUR;
+}
+
 static uint32_t meta_const_size(const struct expr *e)
 {
-	(void)e;
-	return 0;
+	const struct expr_meta *m = expr_priv(e);
+
+	return is_clock(m->key) ? sizeof(struct time_consts) : 0;
 }
 
 static void meta_shape(const struct expr *e, struct codegen_key *k)
@@ -90,9 +118,20 @@ static void meta_shape(const struct expr *e, struct codegen_key *k)
 static void meta_consts(const struct expr *e, uint8_t *dst,
 			const struct codegen_consts_ctx *cc)
 {
-	(void)e;
-	(void)dst;
+	const struct expr_meta *m = expr_priv(e);
+	struct time_consts tc = { 0 };
+	struct timex tx = { .modes = 0 };
+	struct timezone tz = { 0 };
+
 	(void)cc;
+	if (!is_clock(m->key))
+		return;
+	if (adjtimex(&tx) >= 0)
+		tc.tai_off_ns = (int64_t)tx.tai * 1000000000;
+	/* the raw syscall: libc's wrapper no longer reports the timezone */
+	if (syscall(SYS_gettimeofday, NULL, &tz) == 0)
+		tc.tz_off_s = (int64_t)tz.tz_minuteswest * 60;
+	memcpy(dst, &tc, sizeof(tc));
 }
 
 /* if !(pkt.flags & flag) goto break */
@@ -102,6 +141,135 @@ static void need_flag(struct codegen_prog *p, uint8_t flag,
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, flag));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_break);
+}
+
+#define TCP_TIME_WAIT_		6
+#define TCP_NEW_SYN_RECV_	12
+
+/*
+ * r9 = skb_to_full_sk(skb) if it is a full socket of this netns, else
+ * break (nft_meta_get_eval_skugid, nft_meta_get_eval_cgroup)
+ */
+static void emit_full_sk(struct codegen_prog *p, const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_full = codegen_label_new(p);
+
+	/* r9 = skb->sk; NULL: break */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));
+	codegen_emit_probe_deref(p, R9, env->off.skb_sk, ec->l_break);
+	/* r1 = sk->sk_state; a request socket stands for its listener */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 1, R9, env->off.sk_state);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, TCP_NEW_SYN_RECV_, 0), l_full);
+	codegen_emit_probe_deref(p, R9, env->off.req_listener, ec->l_break);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 1, R9, env->off.sk_state);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
+	/* !sk_fullsock(sk): break */
+	codegen_label_bind(p, l_full);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_TIME_WAIT_, 0), ec->l_break);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_NEW_SYN_RECV_, 0), ec->l_break);
+	/* sock_net(sk) != state->net: break */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 8, R9, env->off.sk_net);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, ST_OFF(scratch)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, PKT_OFF(net_addr)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), ec->l_break);
+}
+
+/*
+ * skuid/skgid: the full socket's file's fsuid/fsgid, no socket or file:
+ * break (the initial user namespace's numbers: from_kuid_munged() there
+ * is the identity)
+ */
+static void emit_skugid(struct codegen_prog *p, const struct expr_meta *m,
+			const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+
+	emit_full_sk(p, ec);
+	/* sk->sk_socket->file->f_cred, any NULL: break */
+	codegen_emit_probe_deref(p, R9, env->off.sk_socket, ec->l_break);
+	codegen_emit_probe_deref(p, R9, env->off.socket_file, ec->l_break);
+	codegen_emit_probe_deref(p, R9, env->off.file_cred, ec->l_break);
+	codegen_emit_probe_read(p, REG_OFF(m->dreg), 4, R9,
+				m->key == META_SKUID ? env->off.cred_fsuid :
+						       env->off.cred_fsgid);
+}
+
+/* nft_meta_store_ifgroup(): the device's group, 0 without a device */
+static void emit_ifgroup(struct codegen_prog *p, const struct expr_meta *m,
+			 const struct codegen_expr_ctx *ec, int16_t dev)
+{
+	uint32_t l_none = codegen_label_new(p);
+
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(m->dreg), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, dev));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_none);
+	codegen_emit_probe_read(p, REG_OFF(m->dreg), 4, R9, ec->env->off.dev_group);
+	codegen_label_bind(p, l_none);
+}
+
+/* iifkind/oifkind: dev->rtnl_link_ops->kind, padded; no device/ops: break */
+static void emit_ifkind(struct codegen_prog *p, const struct expr_meta *m,
+			const struct codegen_expr_ctx *ec, int16_t dev)
+{
+	const struct codegen_env *env = ec->env;
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, dev));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), ec->l_break);
+	codegen_emit_probe_deref(p, R9, env->off.dev_link_ops, ec->l_break);
+	codegen_emit_probe_deref(p, R9, env->off.link_ops_kind, ec->l_break);
+	/* regs[dreg..+16) = 0; probe_read_kernel_str(regs[dreg], 16, kind) */
+	codegen_emit_reg_zero(p, m->dreg, 16);
+	codegen_emit(p, INSN_MOV64_REG(R1, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REG_OFF(m->dreg)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 16));
+	codegen_emit(p, INSN_MOV64_REG(R3, R9));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel_str));
+}
+
+/* r0 = ktime_get_real_ns() = TAI - the rule's TAI offset */
+static void emit_real_ns(struct codegen_prog *p, const struct codegen_expr_ctx *ec)
+{
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ktime_get_tai_ns));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, ec->cbase +
+				     offsetof(struct time_consts, tai_off_ns)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R0, R1));
+}
+
+/* time (ns), day (nft_meta_weekday), hour (seconds into the UTC day) */
+static void emit_clock(struct codegen_prog *p, const struct expr_meta *m,
+		       const struct codegen_expr_ctx *ec)
+{
+	int16_t d = REG_OFF(m->dreg);
+
+	emit_real_ns(p, ec);
+	if (m->key == META_TIME_NS) {
+		/* nft_reg_store64: two words, host order */
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, d));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R0, 32));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, d + 4));
+		return;
+	}
+	/* r0 = seconds */
+	codegen_emit(p, INSN_ALU64_IMM(BPF_DIV, R0, 1000000000));
+	if (m->key == META_TIME_HOUR) {
+		codegen_emit(p, INSN_ALU64_IMM(BPF_MOD, R0, 86400));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, d));
+		return;
+	}
+	/* day: (4 + (u32)((secs - tz) / 86400)) % 7, one byte in a word */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, ec->cbase +
+				     offsetof(struct time_consts, tz_off_s)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R0, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_DIV, R0, 86400));
+	codegen_emit(p, INSN_MOV32_REG(R0, R0));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, 4));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_MOD, R0, 7));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, d));
 }
 
 static void meta_emit(struct codegen_prog *p, const struct expr *e,
@@ -163,6 +331,47 @@ static void meta_emit(struct codegen_prog *p, const struct expr *e,
 		/* regs[dreg] = bpf_get_prandom_u32() */
 		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_get_prandom_u32));
 		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, d));
+		break;
+	case META_SKUID:
+	case META_SKGID:
+		emit_skugid(p, m, ec);
+		break;
+	case META_IIFGROUP:
+		emit_ifgroup(p, m, ec, PKT_OFF(in_dev));
+		break;
+	case META_OIFGROUP:
+		emit_ifgroup(p, m, ec, PKT_OFF(out_dev));
+		break;
+	case META_IIFKIND:
+		emit_ifkind(p, m, ec, PKT_OFF(in_dev));
+		break;
+	case META_OIFKIND:
+		emit_ifkind(p, m, ec, PKT_OFF(out_dev));
+		break;
+	case META_CGROUP:	/* sock_cgroup_classid() of the full socket */
+		emit_full_sk(p, ec);
+		codegen_emit_probe_read(p, d, 4, R9, ec->env->off.sk_classid);
+		break;
+	case META_SECPATH:	/* secpath_exists(): an skb extension bit */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, d, 0));
+		codegen_emit_probe_read(p, d, 1, R9, ec->env->off.skb_active_ext);
+		if (ec->env->off.sec_path_bit < 0 && !p->err)
+			p->err = -EOPNOTSUPP;
+		/* regs[dreg] = (regs[dreg] >> SKB_EXT_SEC_PATH) & 1 */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, d));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, ec->env->off.sec_path_bit & 7));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, d));
+		break;
+	case META_TIME_NS:
+	case META_TIME_DAY:
+	case META_TIME_HOUR:
+		emit_clock(p, m, ec);
+		break;
+	case META_SECMARK:	/* skb->secmark */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));
+		codegen_emit_probe_read(p, d, 4, R9, ec->env->off.skb_secmark);
 		break;
 	}
 }

@@ -2,9 +2,17 @@
 /* expr_meta.c - meta keys read from skb/state, by test run. */
 #include "tests/codegen/model.h"
 
+#include <time.h>
+#include <arpa/inet.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+
 enum { LEN = 0, PROTOCOL = 1, PRIORITY = 2, MARK = 3, IIF = 4, OIF = 5,
        IIFNAME = 6, OIFNAME = 7, IIFTYPE = 8, OIFTYPE = 9, SKUID = 10,
-       NFPROTO = 15, L4PROTO = 16, PKTTYPE = 19, CPU = 20, PRANDOM = 24 };
+       SKGID = 11, SECMARK = 14, NFPROTO = 15, L4PROTO = 16, PKTTYPE = 19,
+       CPU = 20, IIFGROUP = 21, OIFGROUP = 22, CGROUP = 23, PRANDOM = 24,
+       SECPATH = 25, IIFKIND = 26, OIFKIND = 27, TIME_NS = 30, TIME_DAY = 31,
+       TIME_HOUR = 32, SDIF = 33 };
 
 static struct net net;
 static struct table *t;
@@ -151,10 +159,10 @@ Test(expr_meta, refuses_unsupported_keys)
 	struct expr_meta *m;
 	struct rule *r;
 
-	tm_meta(&rb, SKUID, 8, 4);
+	tm_meta(&rb, SDIF, 8, 4);
 	r = tm_rule_new(base, &rb);
 	cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "meta key 'skuid' is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "meta key 'sdif' is not supported by the nfbpf dataplane yet");
 	free(r->exprs);
 	free(r);
 	m = tm_add(&rb, EXPR_META, sizeof(*m));
@@ -189,4 +197,63 @@ Test(expr_meta, pkttype_from_eth_type_trans)
 	cr_assert_eq(tm_run(&net, pre, 2, HOOK_PRE, eth, n), NF_DROP);
 	eth[0] = 0x02;	/* unicast, not ours: PACKET_OTHERHOST */
 	cr_assert_eq(tm_run(&net, pre, 2, HOOK_PRE, eth, n), NF_ACCEPT);
+}
+
+Test(expr_meta, socket_keys_break_without_a_socket)
+{
+	/* a test run's skb has no socket: skuid/skgid/cgroup end the rule */
+	uint32_t v = 12345;
+
+	cr_assert_eq(meta_verdict(SKUID, 4, CMP_NEQ, &v, 4, 2), NF_ACCEPT);
+	cr_assert_eq(meta_verdict(SKGID, 4, CMP_NEQ, &v, 4, 2), NF_ACCEPT);
+	cr_assert_eq(meta_verdict(CGROUP, 4, CMP_NEQ, &v, 4, 2), NF_ACCEPT);
+}
+
+Test(expr_meta, device_group_kind_and_skb_fields)
+{
+	/* loopback: group 0, no rtnl_link_ops (kind breaks), no secpath */
+	uint32_t zero = 0;
+	char lo[16] = "lo";
+
+	cr_assert_eq(meta_verdict(OIFGROUP, 4, CMP_EQ, &zero, 4, 2), NF_DROP);
+	/* no input device: group 0 (no break) */
+	cr_assert_eq(meta_verdict(IIFGROUP, 4, CMP_EQ, &zero, 4, 2), NF_DROP);
+	cr_assert_eq(meta_verdict(OIFKIND, 16, CMP_NEQ, lo, 16, 2), NF_ACCEPT);
+	cr_assert_eq(meta_verdict(IIFKIND, 16, CMP_NEQ, lo, 16, 2), NF_ACCEPT);
+	cr_assert_eq(meta_verdict(SECPATH, 1, CMP_EQ, &zero, 1, 2), NF_DROP);
+	cr_assert_eq(meta_verdict(SECMARK, 4, CMP_EQ, &zero, 4, 2), NF_DROP);
+}
+
+/* nft_meta_weekday() (in the kernel's timezone) and nft_meta_hour() of @t */
+static void clock_of(time_t t, int tz_min_west, uint32_t *day, uint32_t *hour)
+{
+	*day = (uint32_t)((4 + (uint64_t)(t - 60 * tz_min_west) / 86400) % 7);
+	*hour = (uint32_t)(t % 86400);
+}
+
+Test(expr_meta, clock_keys_read_the_realtime_clock)
+{
+	uint32_t day0, hour0, day1, hour1, lo, hi;
+	struct tm_rb rb = { 0 };
+	struct timezone tz = { 0 };
+	time_t t0;
+
+	cr_assert_eq(syscall(SYS_gettimeofday, NULL, &tz), 0);
+	t0 = time(NULL);
+	clock_of(t0, tz.tz_minuteswest, &day0, &hour0);
+	clock_of(t0 + 60, tz.tz_minuteswest, &day1, &hour1);
+	if (day0 != day1 || hour1 < hour0)
+		cr_skip_test("too close to midnight");
+	cr_assert_eq(meta_verdict(TIME_DAY, 1, CMP_EQ, &day0, 1, 2), NF_DROP);
+	/* meta hour within [now - 60 s, now + 60 s], compared as nft does:
+	 * byteorder hton, then a big-endian range */
+	lo = htonl(hour0 >= 60 ? hour0 - 60 : 0);
+	hi = htonl(hour1);
+	tm_meta(&rb, TIME_HOUR, 8, 4);
+	tm_byteorder(&rb, 8, 8, 1 /* hton */, 4, 4);
+	tm_range(&rb, 8, 0 /* eq */, &lo, &hi, 4);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, plen), NF_DROP);
 }

@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 static struct net net;
 static struct table *t;
@@ -251,4 +252,60 @@ Test(packet, ct_state_through_the_kernels_conntrack)
 	close(l10);
 	close(l11);
 	close(l10v6);
+}
+
+/* send "msg" to 127.0.0.1:@port from a child running as @uid */
+static void udp_send_as(uid_t uid, uint16_t port, const char *msg)
+{
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct sockaddr_in a4 = { .sin_family = AF_INET,
+					  .sin_port = htons(port),
+					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		int s;
+
+		if (setgid(uid) || setuid(uid))
+			_exit(2);
+		s = socket(AF_INET, SOCK_DGRAM, 0);
+		_exit(sendto(s, msg, strlen(msg), 0, (void *)&a4, sizeof(a4)) < 0);
+	}
+	cr_assert_eq(waitpid(pid, NULL, 0), pid);
+}
+
+/*
+ * meta skuid/skgid read the sending socket's file credentials through
+ * skb->sk: output chain, meta skuid 1000 meta skgid 1000 counter drop.
+ */
+Test(packet, skuid_skgid_of_the_sending_socket)
+{
+	struct chain *out = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
+	int rx = listener(AF_INET, SOCK_DGRAM, 7777);
+	uint32_t uid = 1000;
+	struct pollfd pfd = { .fd = rx, .events = POLLIN };
+	struct tm_rb rb = { 0 };
+	uint64_t pk, by;
+	char buf[16];
+
+	tm_meta(&rb, 10 /* skuid */, 4, 4);
+	tm_cmp(&rb, 4, CMP_EQ, &uid, 4);
+	tm_meta(&rb, 11 /* skgid */, 4, 4);
+	tm_cmp(&rb, 4, CMP_EQ, &uid, 4);
+	tm_counter(&rb);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(out, &rb);
+	tm_commit_ok(&net);
+
+	udp_send_as(1000, 7777, "uid1000");
+	cr_assert_eq(poll(&pfd, 1, 200), 0, "uid 1000's datagram is dropped");
+	udp_send_as(0, 7777, "uid0");
+	cr_assert_eq(poll(&pfd, 1, 300), 1, "root's datagram passes");
+	cr_assert_eq(recv(rx, buf, sizeof(buf), 0), 4);
+	cr_assert_eq(dataplane_counter_read(&net,
+		counter_of(list_first_entry(&out->rules, struct rule, list))->slot,
+		&pk, &by), 0);
+	cr_assert_eq(pk, 1);
+	cr_assert_eq(by, 20 + 8 + 7);
+	close(rx);
 }
