@@ -426,6 +426,7 @@ extern const struct codegen_expr_ops codegen_expr_lookup;
 extern const struct codegen_expr_ops codegen_expr_range;
 extern const struct codegen_expr_ops codegen_expr_byteorder;
 extern const struct codegen_expr_ops codegen_expr_ct;
+extern const struct codegen_expr_ops codegen_expr_exthdr;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 

@@ -13,4 +13,5 @@ const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
 	[EXPR_RANGE]		= &codegen_expr_range,
 	[EXPR_BYTEORDER]	= &codegen_expr_byteorder,
 	[EXPR_CT]		= &codegen_expr_ct,
+	[EXPR_EXTHDR]		= &codegen_expr_exthdr,
 };

@@ -35,6 +35,7 @@ enum expr_type {
 	EXPR_RANGE,
 	EXPR_BYTEORDER,
 	EXPR_CT,
+	EXPR_EXTHDR,
 	__EXPR_MAX
 };
 

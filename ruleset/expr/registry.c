@@ -5,7 +5,8 @@
 extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
 	ruleset_expr_payload, ruleset_expr_meta, ruleset_expr_counter,
 	ruleset_expr_bitwise, ruleset_expr_lookup, ruleset_expr_range,
-	ruleset_expr_byteorder, ruleset_expr_ct;
+	ruleset_expr_byteorder, ruleset_expr_ct,
+	ruleset_expr_exthdr;
 
 const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
@@ -18,4 +19,5 @@ const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_RANGE] = &ruleset_expr_range,
 	[EXPR_BYTEORDER] = &ruleset_expr_byteorder,
 	[EXPR_CT] = &ruleset_expr_ct,
+	[EXPR_EXTHDR] = &ruleset_expr_exthdr,
 };

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * exthdr.c - IPv6 extension headers and TCP options (nft_exthdr.c, get
+ * forms). Both walks are unrolled to the kernel's own bounds: ipv6_find_hdr()
+ * gives up at the 13th extension header (IP6_MAX_EXT_HDRS_CNT), and a TCP
+ * header holds at most 40 option bytes, so at most 39 options start below
+ * tcphdr_len - 1. Type, offset, length and flags are part of the shape.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "codegen/codegen.h"
+#include "codegen/insn.h"
+#include "expr/exthdr.h"
+
+#define ETH_P_IPV6_LE	0xdd86	/* htons(ETH_P_IPV6) as a loaded u16 */
+#define EXT_MAX		12	/* IP6_MAX_EXT_HDRS_CNT */
+#define TCPOPT_STEPS	39
+#define HDRLEN_OFF	SHAPE_KEY_OFF	/* a u64 stack slot of our own */
+
+enum { NH_HOP = 0, NH_ROUTING = 43, NH_FRAGMENT = 44, NH_AUTH = 51,
+       NH_NONE = 59, NH_DEST = 60 };
+
+static int exthdr_check(const struct expr *e, struct dp_error *err)
+{
+	static const char *const ops[] = { "ip6", "tcp option", "ip option",
+					   "sctp chunk", "dccp option" };
+	const struct expr_exthdr *x = expr_priv(e);
+
+	if (x->form != EXTHDR_GET ||
+	    (x->op != EXTHDR_OP_IPV6 && x->op != EXTHDR_OP_TCPOPT)) {
+		snprintf(err->buf, sizeof(err->buf),
+			 "exthdr %s%s is not supported by the nfbpf dataplane yet",
+			 x->op < 5 ? ops[x->op] : "?",
+			 x->form == EXTHDR_SET ? " set" :
+			 x->form == EXTHDR_STRIP ? " reset" : "");
+		err->msg = err->buf;
+		return -EOPNOTSUPP;
+	}
+	if (!codegen_reg_ok(x->reg, x->len) || x->len > 64) {
+		err->msg = "exthdr: register out of range";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static uint32_t exthdr_const_size(const struct expr *e)
+{
+	(void)e;
+	return 0;
+}
+
+static void exthdr_shape(const struct expr *e, struct codegen_key *k)
+{
+	codegen_key_put(k, expr_priv(e), sizeof(struct expr_exthdr));
+}
+
+static void exthdr_consts(const struct expr *e, uint8_t *dst,
+			  const struct codegen_consts_ctx *cc)
+{
+	(void)e;
+	(void)dst;
+	(void)cc;
+}
+
+/* bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) (r8 = ctx) */
+static void emit_dynptr(struct codegen_prog *p, const struct codegen_env *env)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+}
+
+/* r0 = bpf_dynptr_slice(&dynptr, r2, buf, @len); if !r0 goto @l_fail */
+static void emit_slice(struct codegen_prog *p, const struct codegen_env *env,
+		       uint32_t len, uint32_t l_fail)
+{
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_BUF_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R4, len));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_slice));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_fail);
+}
+
+/*
+ * found at packet offset r9 (IPv6) or r2 (TCP, computed by the caller):
+ * present: regs[reg] = 1; else copy len bytes from r2 + offset, a read
+ * past the packet breaks (skb_copy_bits)
+ */
+static void emit_found(struct codegen_prog *p, const struct expr_exthdr *x,
+		       const struct codegen_expr_ctx *ec, uint32_t l_end)
+{
+	if (x->flags & EXTHDR_F_PRESENT) {
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(x->reg), 1));
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+		return;
+	}
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, x->offset));
+	emit_slice(p, ec->env, x->len, ec->l_break);
+	codegen_emit_copy_to_reg(p, x->reg, R0, 0, x->len);
+	codegen_emit_jmp(p, INSN_JA(0), l_end);
+}
+
+/* not found: present: regs[reg] = 0; else break */
+static void emit_absent(struct codegen_prog *p, const struct expr_exthdr *x,
+			const struct codegen_expr_ctx *ec)
+{
+	if (x->flags & EXTHDR_F_PRESENT)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(x->reg), 0));
+	else
+		codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
+}
+
+static bool is_ext(int nh)
+{
+	return nh == NH_HOP || nh == NH_ROUTING || nh == NH_FRAGMENT ||
+	       nh == NH_AUTH || nh == NH_NONE || nh == NH_DEST;
+}
+
+/*
+ * ipv6_find_hdr(skb, &offset = 0, type, NULL, NULL): r9 = start, the
+ * current next-header value lives in the stack slot at HDRLEN_OFF
+ */
+static void emit_ipv6(struct codegen_prog *p, const struct expr_exthdr *x,
+		      const struct codegen_expr_ctx *ec)
+{
+	static const int ext[] = { NH_HOP, NH_ROUTING, NH_FRAGMENT, NH_AUTH,
+				   NH_NONE, NH_DEST };
+	uint32_t l_found = codegen_label_new(p), l_absent = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p);
+	const struct codegen_env *env = ec->env;
+	int i, j;
+
+	/* not IPv6 (skb->protocol): break, even for "exists" */
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(protocol)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, ETH_P_IPV6_LE, 0), ec->l_break);
+	emit_dynptr(p, env);
+	/* nexthdr = ip6h->nexthdr; r9 = start = 40 */
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	emit_slice(p, env, 8, l_absent);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 6));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, HDRLEN_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R9, 40));
+	for (i = 0; i <= EXT_MAX; i++) {
+		uint32_t l_ext = codegen_label_new(p), l_next = codegen_label_new(p);
+		uint32_t l_len = codegen_label_new(p), l_frag = codegen_label_new(p);
+		uint32_t l_auth = codegen_label_new(p), l_hp = codegen_label_new(p);
+
+		/* r1 = nexthdr; an extension header goes on, else stop:
+		 * found if it is the type asked for */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, HDRLEN_OFF));
+		for (j = 0; j < 6; j++)
+			if (ext[j] != NH_NONE)
+				codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, ext[j], 0), l_ext);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, x->type, 0), l_found);
+		codegen_emit_jmp(p, INSN_JA(0), l_absent);
+		codegen_label_bind(p, l_ext);
+		/* a 13th extension header: -EBADMSG */
+		if (i == EXT_MAX) {
+			codegen_emit_jmp(p, INSN_JA(0), l_absent);
+			break;
+		}
+		/* routing: the kernel reads struct ipv6_rt_hdr (4 bytes) */
+		codegen_emit(p, INSN_MOV64_REG(R2, R9));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NH_ROUTING, 0), l_hp);
+		emit_slice(p, env, 4, l_absent);
+		codegen_emit(p, INSN_MOV64_REG(R2, R9));
+		/* hp = slice(start, 2) */
+		codegen_label_bind(p, l_hp);
+		emit_slice(p, env, 2, l_absent);
+		/* r1 = nexthdr again (the calls clobbered it) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, HDRLEN_OFF));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NH_FRAGMENT, 0), l_frag);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NH_AUTH, 0), l_auth);
+		/* options: hdrlen = (hp->hdrlen + 1) << 3 */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R0, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R3, 3));
+		codegen_emit_jmp(p, INSN_JA(0), l_len);
+		/* auth: hdrlen = (hp->hdrlen + 2) << 2 */
+		codegen_label_bind(p, l_auth);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R0, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, 2));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R3, 2));
+		codegen_emit_jmp(p, INSN_JA(0), l_len);
+		/* fragment: a non-first fragment ends the walk (found only if
+		 * it is the type asked for); else hdrlen = 8 */
+		codegen_label_bind(p, l_frag);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R4, R0, 0));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R4, ST_OFF(scratch)));
+		codegen_emit(p, INSN_MOV64_REG(R2, R9));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 2));
+		emit_slice(p, env, 2, l_absent);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R3, R0, 0));
+		codegen_emit(p, INSN_TO_BE(R3, 16));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, 0xfff8));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, HDRLEN_OFF));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R3, 0, 0),
+				 x->type == NH_FRAGMENT ? l_found : l_absent);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, ST_OFF(scratch)));
+		codegen_emit(p, INSN_MOV64_IMM(R3, 8));
+		codegen_emit_jmp(p, INSN_JA(0), l_next);
+		/* found if this header is the type asked for */
+		codegen_label_bind(p, l_len);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R4, R0, 0));
+		codegen_label_bind(p, l_next);
+		if (is_ext(x->type))
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, x->type, 0), l_found);
+		/* nexthdr = hp->nexthdr; start += hdrlen */
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R4, HDRLEN_OFF));
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R9, R3));
+	}
+	codegen_label_bind(p, l_found);
+	codegen_emit(p, INSN_MOV64_REG(R2, R9));
+	emit_found(p, x, ec, l_end);
+	codegen_label_bind(p, l_absent);
+	emit_absent(p, x, ec);
+	codegen_label_bind(p, l_end);
+}
+
+/*
+ * nft_exthdr_tcp_eval: the TCP header of tcphdr_len bytes (HDRLEN_OFF),
+ * r9 = i = option offset in it, optl computed without branches
+ */
+static void emit_tcpopt(struct codegen_prog *p, const struct expr_exthdr *x,
+			const struct codegen_expr_ctx *ec)
+{
+	uint32_t l_found = codegen_label_new(p), l_absent = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p);
+	const struct codegen_env *env = ec->env;
+	int i;
+
+	/* not TCP, or a non-first fragment: absent */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L4PROTO));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_absent);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(l4proto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 6, 0), l_absent);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_absent);
+	emit_dynptr(p, env);
+	/* tcph = slice(thoff, 20); tcphdr_len = doff * 4, >= 20 */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+	emit_slice(p, env, 20, l_absent);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 12));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 4));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 2));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 20, 0), l_absent);
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, HDRLEN_OFF));
+	/* the whole header must be in the packet: thoff + len <= skb->len */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R2, R1));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R6, PKT_OFF(len)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R2, R3, 0), l_absent);
+	codegen_emit(p, INSN_MOV64_IMM(R9, 20));
+	for (i = 0; i < TCPOPT_STEPS; i++) {
+		/* if i >= tcphdr_len - 1: not found */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, HDRLEN_OFF));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R1, 1));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGE, R9, R1, 0), l_absent);
+		/* r0 = opt + i (two bytes) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R2, R9));
+		emit_slice(p, env, 2, l_absent);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 0));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R0, 1));
+		/* optl (r2) = opt[i] <= NOP || opt[i + 1] == 0 ? 1 : opt[i + 1]:
+		 * r3 = -((opt[i] < 2) | (opt[i + 1] == 0)); r2 ^= (r2 ^ 1) & r3 */
+		codegen_emit(p, INSN_MOV64_REG(R3, R1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R3, 2));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R3, 63));
+		codegen_emit(p, INSN_MOV64_REG(R4, R2));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R4, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R4, 63));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R3, R4));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_NEG, R3, 0));
+		codegen_emit(p, INSN_MOV64_REG(R4, R2));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_XOR, R4, 1));
+		codegen_emit(p, INSN_ALU64_REG(BPF_AND, R4, R3));
+		codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R2, R4));
+		/* if opt[i] == type goto found; i += optl */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, x->type, 0), l_found);
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R9, R2));
+	}
+	codegen_emit_jmp(p, INSN_JA(0), l_absent);
+	/* found: i + optl <= tcphdr_len and offset + len <= optl, else absent */
+	codegen_label_bind(p, l_found);
+	codegen_emit(p, INSN_MOV64_REG(R3, R9));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R3, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R10, HDRLEN_OFF));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R3, R4, 0), l_absent);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R2, x->len + x->offset, 0), l_absent);
+	/* r2 = thoff + i */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R2, R9));
+	emit_found(p, x, ec, l_end);
+	codegen_label_bind(p, l_absent);
+	emit_absent(p, x, ec);
+	codegen_label_bind(p, l_end);
+}
+
+static void exthdr_emit(struct codegen_prog *p, const struct expr *e,
+			const struct codegen_expr_ctx *ec)
+{
+	const struct expr_exthdr *x = expr_priv(e);
+
+	if (x->op == EXTHDR_OP_TCPOPT)
+		emit_tcpopt(p, x, ec);
+	else
+		emit_ipv6(p, x, ec);
+}
+
+const struct codegen_expr_ops codegen_expr_exthdr = {
+	.name = "exthdr",
+	.check = exthdr_check,
+	.const_size = exthdr_const_size,
+	.shape = exthdr_shape,
+	.consts = exthdr_consts,
+	.emit = exthdr_emit,
+};

@@ -1,0 +1,3 @@
+# IPv6 extension headers and TCP options
+nft -c -f @FILE
+nft -f @FILE
