@@ -176,12 +176,15 @@ struct codegen_state {
  * @valid: 1 = present in this generation
  * @code: verdict maps: verdict code
  * @target: verdict maps, jump/goto: head entry index of the chain
+ * @expires: kernel jiffies from which the element is gone (0: never)
  * @data: data maps: the value (set->dlen bytes)
  */
 struct codegen_set_half {
 	uint32_t valid;
 	int32_t code;
 	uint32_t target;
+	uint32_t pad;
+	uint64_t expires;
 	uint8_t data[DATA_VALUE_MAXLEN];
 };
 

@@ -99,6 +99,16 @@ struct dp_stats {
 	uint64_t rule_entries;
 };
 
+/**
+ * dataplane_jiffies - the kernel's jiffies now (what set element timeouts
+ * count in, on the packet path too)
+ * Return: 0 or -errno.
+ */
+int dataplane_jiffies(uint64_t *now);
+
+/** dataplane_hz - the kernel's HZ (measured once), 0 if unknown. */
+unsigned int dataplane_hz(void);
+
 /** dataplane_stats - read @net's counters (all zero if no dataplane yet). */
 void dataplane_stats(const struct net *net, struct dp_stats *st);
 

@@ -178,7 +178,7 @@ struct rule {
  * @policy: NFT_SET_POL_*
  * @has_policy: NFTA_SET_POLICY was given
  * @size: NFTA_SET_DESC_SIZE (0 = none)
- * @timeout: default timeout, ms
+ * @timeout: default timeout, jiffies (as the kernel keeps it)
  * @gc_int: gc interval, ms
  * @nfields: concatenation fields (0 = not concatenated)
  * @field_len: lengths of the fields
@@ -221,7 +221,9 @@ struct set {
  * @data: map data value (set->dtype != NFT_DATA_VERDICT)
  * @verdict: vmap data
  * @has_data: @data or @verdict is set
- * @timeout: ms, 0 = none
+ * @timeout: jiffies, 0 = none
+ * @expires: absolute jiffies when it expires (0: never)
+ * @expiration: the expiration asked for in the message (parsing only)
  * @udata: user data
  */
 struct set_elem {
@@ -234,6 +236,8 @@ struct set_elem {
 	struct verdict verdict;
 	bool has_data;
 	uint64_t timeout;
+	uint64_t expires;
+	uint64_t expiration;
 	struct userdata udata;
 };
 

@@ -52,6 +52,25 @@ void ruleset_rule_activate(struct rule *r);
 void ruleset_rule_deactivate(struct rule *r);
 struct set *ruleset_set_alloc(struct table *t, const char *name);
 void ruleset_set_free(struct set *s);
+/**
+ * ruleset_msecs_to_jiffies - nf_msecs_to_jiffies64(): @ms as the kernel
+ * stores a timeout (at least one jiffy for a non-zero @ms).
+ * Return: 0, -ERANGE (too large), -EOPNOTSUPP (kernel clock unknown).
+ */
+int ruleset_msecs_to_jiffies(uint64_t ms, uint64_t *j);
+/** ruleset_jiffies_to_msecs - jiffies64_to_msecs() */
+uint64_t ruleset_jiffies_to_msecs(uint64_t j);
+/**
+ * ruleset_jiffies_now - the kernel's jiffies (read at most once per
+ * millisecond). Return: 0 or -errno.
+ */
+int ruleset_jiffies_now(uint64_t *now);
+/** ruleset_elem_expired - has @e's timeout run out at @now? */
+static inline bool ruleset_elem_expired(const struct set_elem *e, uint64_t now)
+{
+	return e->expires && now >= e->expires;
+}
+
 /** ruleset_elem_free - free; a vmap jump reference must be dropped first. */
 void ruleset_elem_free(struct set_elem *e);
 

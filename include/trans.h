@@ -60,6 +60,8 @@ struct trans {
 	bool update;
 	uint32_t upd_flags;
 	int64_t upd_policy;
+	uint64_t upd_timeout;	/* set element update: new timeout, jiffies */
+	uint64_t upd_expires;	/* ... and when it expires */
 	char *upd_name;
 };
 

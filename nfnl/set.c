@@ -281,7 +281,10 @@ int nfnl_newset(struct nfnl_ctx *ctx, const struct nlattr **cda)
 			return -EINVAL;
 		if (d.flags & NFT_SET_ANONYMOUS)
 			return -EOPNOTSUPP;
-		d.timeout = nfnl_attr_be64(cda[NFTA_SET_TIMEOUT]);
+		err = ruleset_msecs_to_jiffies(nfnl_attr_be64(cda[NFTA_SET_TIMEOUT]),
+					       &d.timeout);
+		if (err)
+			return err;
 	}
 	if (cda[NFTA_SET_GC_INTERVAL]) {
 		if (!(d.flags & NFT_SET_TIMEOUT))
@@ -419,7 +422,7 @@ void nfnl_set_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 	if (s->flags & NFT_SET_OBJECT)
 		nfnl_put_be32(b, NFTA_SET_OBJ_TYPE, s->objtype);
 	if (s->timeout)
-		nfnl_put_be64(b, NFTA_SET_TIMEOUT, s->timeout);
+		nfnl_put_be64(b, NFTA_SET_TIMEOUT, ruleset_jiffies_to_msecs(s->timeout));
 	if (s->gc_int)
 		nfnl_put_be32(b, NFTA_SET_GC_INTERVAL, s->gc_int);
 	if (s->policy != NFT_SET_POL_PERFORMANCE)
@@ -559,8 +562,16 @@ static void elem_fill(struct nfnl_buf *b, const struct set *s,
 	if (e->flags)
 		nfnl_put_be32(b, NFTA_SET_ELEM_FLAGS, e->flags);
 	if (e->timeout) {
-		nfnl_put_be64(b, NFTA_SET_ELEM_TIMEOUT, e->timeout);
-		nfnl_put_be64(b, NFTA_SET_ELEM_EXPIRATION, e->timeout);
+		uint64_t now = 0, left = 0;
+
+		/* the timeout only where it is not the set's; what is left */
+		if (e->timeout != s->timeout)
+			nfnl_put_be64(b, NFTA_SET_ELEM_TIMEOUT,
+				      ruleset_jiffies_to_msecs(e->timeout));
+		if (!ruleset_jiffies_now(&now) && now < e->expires)
+			left = e->expires - now;
+		nfnl_put_be64(b, NFTA_SET_ELEM_EXPIRATION,
+			      ruleset_jiffies_to_msecs(left));
 	}
 	nfnl_put_udata(b, NFTA_SET_ELEM_USERDATA, &e->udata);
 	nfnl_nest_end(b, nest);
@@ -594,6 +605,8 @@ void nfnl_setelem_notify_fill(struct nfnl_buf *b, struct net *net,
 }
 
 /* elem_set - the set an element message names (by name or batch id) */
+static void set_gc(struct set *s);
+
 static int elem_set(struct nfnl_ctx *ctx, const struct nlattr **cda, uint8_t mask,
 		    struct set **sp)
 {
@@ -620,6 +633,7 @@ static int elem_set(struct nfnl_ctx *ctx, const struct nlattr **cda, uint8_t mas
 		       -ENOENT : -EINVAL;
 	}
 	*sp = s;
+	set_gc(s);
 	return 0;
 }
 
@@ -634,6 +648,37 @@ static const struct data_value *key_end(const struct set_elem *e)
 	return e->key_end.len ? &e->key_end : &e->key;
 }
 
+/* has @e timed out (the kernel's lookups skip such elements)? */
+static bool expired(const struct set_elem *e)
+{
+	uint64_t now;
+
+	return e->expires && !ruleset_jiffies_now(&now) &&
+	       ruleset_elem_expired(e, now);
+}
+
+/*
+ * set_gc - drop the expired elements no pending change refers to, as the
+ * kernel's set garbage collection does (silently, outside transactions)
+ */
+static void set_gc(struct set *s)
+{
+	struct set_elem *e, *en;
+	uint64_t now;
+
+	if (!(s->flags & NFT_SET_TIMEOUT) || ruleset_jiffies_now(&now))
+		return;
+	list_for_each_entry_safe(e, en, &s->elems, list) {
+		if (e->genmask || !ruleset_elem_expired(e, now))
+			continue;
+		list_del(&e->list);
+		if (e->verdict.chain)
+			e->verdict.chain->use--;
+		s->nelems--;
+		ruleset_elem_free(e);
+	}
+}
+
 /* elem_find - the active element with the same key (and interval-end flag) */
 static struct set_elem *elem_find(struct set *s, const struct set_elem *k,
 				  uint8_t mask)
@@ -641,7 +686,7 @@ static struct set_elem *elem_find(struct set *s, const struct set_elem *k,
 	struct set_elem *e;
 
 	list_for_each_entry(e, &s->elems, list) {
-		if (!active(e->genmask, mask))
+		if (!active(e->genmask, mask) || expired(e))
 			continue;
 		if (data_eq(&e->key, &k->key) && data_eq(key_end(e), key_end(k)) &&
 		    (e->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL)) ==
@@ -649,6 +694,49 @@ static struct set_elem *elem_find(struct set *s, const struct set_elem *k,
 			return e;
 	}
 	return NULL;
+}
+
+/*
+ * nft_add_set_elem(): the element's timeout (its own, else the set's) and
+ * expiration, in jiffies; @e->expires = now + (expiration ?: timeout)
+ */
+static int elem_timeout_parse(const struct set *s, const struct nlattr **nla,
+			      struct set_elem *e)
+{
+	uint64_t expiration = 0, now;
+	int err;
+
+	if (nla[NFTA_SET_ELEM_TIMEOUT]) {
+		if (!(s->flags & NFT_SET_TIMEOUT))
+			return -EINVAL;
+		err = ruleset_msecs_to_jiffies(nfnl_attr_be64(nla[NFTA_SET_ELEM_TIMEOUT]),
+					       &e->timeout);
+		if (err)
+			return err;
+	} else if ((s->flags & NFT_SET_TIMEOUT) &&
+		   !(e->flags & NFT_SET_ELEM_INTERVAL_END)) {
+		e->timeout = s->timeout;
+	}
+	if (nla[NFTA_SET_ELEM_EXPIRATION]) {
+		if (!(s->flags & NFT_SET_TIMEOUT))
+			return -EINVAL;
+		if (!e->timeout)
+			return -EOPNOTSUPP;
+		err = ruleset_msecs_to_jiffies(nfnl_attr_be64(nla[NFTA_SET_ELEM_EXPIRATION]),
+					       &expiration);
+		if (err)
+			return err;
+		if (expiration > e->timeout)
+			return -ERANGE;
+	}
+	if (!e->timeout)
+		return 0;
+	err = ruleset_jiffies_now(&now);
+	if (err)
+		return err;
+	e->expires = now + (expiration ? expiration : e->timeout);
+	e->expiration = expiration;
+	return 0;
 }
 
 static int elem_parse(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *attr,
@@ -708,18 +796,12 @@ static int elem_parse(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *
 	     nla[NFTA_SET_ELEM_USERDATA] || nla[NFTA_SET_ELEM_EXPR] ||
 	     nla[NFTA_SET_ELEM_KEY_END] || nla[NFTA_SET_ELEM_EXPRESSIONS]))
 		return -EINVAL;
-	if (nla[NFTA_SET_ELEM_TIMEOUT]) {
-		if (!(s->flags & NFT_SET_TIMEOUT))
-			return -EINVAL;
-		e->timeout = nfnl_attr_be64(nla[NFTA_SET_ELEM_TIMEOUT]);
-	} else if ((s->flags & NFT_SET_TIMEOUT) && !(e->flags & NFT_SET_ELEM_INTERVAL_END)) {
-		e->timeout = s->timeout;
-	}
-	if (nla[NFTA_SET_ELEM_EXPIRATION] && !(s->flags & NFT_SET_TIMEOUT))
-		return -EINVAL;
+	err = elem_timeout_parse(s, nla, e);
+	if (err)
+		return err;
 	if (nla[NFTA_SET_ELEM_EXPR] || nla[NFTA_SET_ELEM_EXPRESSIONS] ||
-	    nla[NFTA_SET_ELEM_OBJREF] || e->timeout) {
-		extack_set(ctx->ext, "nfbpfd: element timeouts, expressions and "
+	    nla[NFTA_SET_ELEM_OBJREF]) {
+		extack_set(ctx->ext, "nfbpfd: element expressions and "
 			   "object references are not supported yet", NULL);
 		return -EOPNOTSUPP;
 	}
@@ -753,6 +835,9 @@ static bool elem_same_data(const struct set *s, const struct set_elem *a,
 	return data_eq(&a->data, &b->data);
 }
 
+static int elem_update(struct nfnl_ctx *ctx, struct set *s, struct set_elem *old,
+		       const struct set_elem *e);
+
 static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *attr)
 {
 	uint8_t mask = genmask_next(ctx->net);
@@ -771,6 +856,8 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 	if (old) {
 		err = (!elem_same_data(s, old, e) ||
 		       (ctx->nlh->nlmsg_flags & NLM_F_EXCL)) ? -EEXIST : 0;
+		if (!err && old->timeout)
+			err = elem_update(ctx, s, old, e);
 		goto out_free;
 	}
 	if (!(e->flags & ELEM_F_CATCHALL) &&
@@ -794,6 +881,28 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 out_free:
 	ruleset_elem_free(e);
 	return err;
+}
+
+/*
+ * elem_update - adding an element that exists refreshes its timeout: a
+ * new timeout restarts it, an expiration sets what is left (applied at
+ * commit, before the dataplane is prepared: see swap_updates())
+ */
+static int elem_update(struct nfnl_ctx *ctx, struct set *s, struct set_elem *old,
+		       const struct set_elem *e)
+{
+	struct trans *tr;
+
+	if (e->timeout == old->timeout && !e->expiration)
+		return 0;
+	tr = set_tx_add(ctx, TRANS_NEWSETELEM, s);
+	if (!tr)
+		return -ENOMEM;
+	tr->elem = old;
+	tr->update = true;
+	tr->upd_timeout = e->timeout;
+	tr->upd_expires = e->expires;
+	return 0;
 }
 
 static int del_elem(struct nfnl_ctx *ctx, struct set *s, struct set_elem *e)
@@ -907,7 +1016,8 @@ static struct set_elem *elem_get(struct set *s, const struct set_elem *k,
 	if (!(s->flags & NFT_SET_INTERVAL) || (k->flags & ELEM_F_CATCHALL))
 		return elem_find(s, k, mask);
 	list_for_each_entry(e, &s->elems, list) {
-		if (!active(e->genmask, mask) || (e->flags & ELEM_F_CATCHALL))
+		if (!active(e->genmask, mask) || (e->flags & ELEM_F_CATCHALL) ||
+		    expired(e))
 			continue;
 		if (s->nfields) {
 			if (in_fields(s, k->key.v, e->key.v, key_end(e)->v))
@@ -971,7 +1081,7 @@ int nfnl_dumpsetelems(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	if (err)
 		return err;
 	list_for_each_entry(e, &s->elems, list) {
-		if (!active(e->genmask, mask))
+		if (!active(e->genmask, mask) || expired(e))
 			continue;
 		if (!open) {
 			off = elem_msg_start(b, ctx->net, ctx->cl->portid,

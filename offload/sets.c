@@ -330,6 +330,7 @@ static int make_half(struct fill_ctx *fc, const struct set_elem *e,
 
 	memset(h, 0, sizeof(*h));
 	h->valid = 1;
+	h->expires = e->expires;
 	if (!(s->flags & NFT_SET_F_MAP))
 		return 0;
 	if (s->dtype == NFT_DATA_VERDICT_TYPE) {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ruleset_api.h"
@@ -295,4 +296,62 @@ void ruleset_set_free(struct set *s)
 	free(s->udata.data);
 	free(s->name);
 	free(s);
+}
+
+/* ---- the kernel's clock (set element timeouts) ---- */
+
+int ruleset_msecs_to_jiffies(uint64_t ms, uint64_t *j)
+{
+	unsigned int hz = dataplane_hz();
+	uint64_t ns;
+
+	if (ms >= UINT64_MAX / 1000000u)
+		return -ERANGE;
+	if (!hz)
+		return -EOPNOTSUPP;
+	ns = ms * 1000000u;
+	/* nsecs_to_jiffies64() */
+	if (1000000000u % hz == 0)
+		*j = ns / (1000000000u / hz);
+	else
+		*j = (uint64_t)((unsigned __int128)ns * 9 /
+				((9ull * 1000000000u + hz / 2) / hz));
+	if (!*j && ms)
+		*j = 1;
+	return 0;
+}
+
+uint64_t ruleset_jiffies_to_msecs(uint64_t j)
+{
+	unsigned int hz = dataplane_hz();
+
+	if (!hz)
+		return 0;
+	/* jiffies64_to_msecs() */
+	if (hz <= 1000 && 1000 % hz == 0)
+		return j * (1000 / hz);
+	return (uint64_t)((unsigned __int128)j * 1000 / hz);
+}
+
+int ruleset_jiffies_now(uint64_t *now)
+{
+	static uint64_t cached, cached_at;
+	struct timespec ts;
+	uint64_t t;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (cached && t - cached_at < 1000000) {
+		*now = cached;
+		return 0;
+	}
+	err = dataplane_jiffies(&cached);
+	if (err) {
+		cached = 0;
+		return err;
+	}
+	cached_at = t;
+	*now = cached;
+	return 0;
 }

@@ -137,7 +137,8 @@ static void apply(struct trans *tr)
 		tr->set->genmask = 0;
 		break;
 	case TRANS_NEWSETELEM:
-		tr->elem->genmask = 0;
+		if (!tr->update)
+			tr->elem->genmask = 0;
 		break;
 	default:
 		break;
@@ -168,6 +169,13 @@ static void swap_updates(struct tx *tx)
 
 			tr->chain->base->policy = tr->upd_policy;
 			tr->upd_policy = p;
+		} else if (tr->op == TRANS_NEWSETELEM) {
+			uint64_t t = tr->elem->timeout, x = tr->elem->expires;
+
+			tr->elem->timeout = tr->upd_timeout;
+			tr->elem->expires = tr->upd_expires;
+			tr->upd_timeout = t;
+			tr->upd_expires = x;
 		}
 	}
 }
@@ -289,6 +297,8 @@ static void undo(struct trans *tr, struct net *net)
 		tr->table->use++;
 		break;
 	case TRANS_NEWSETELEM:
+		if (tr->update)
+			break;	/* a timeout update: nothing was added */
 		list_del(&tr->elem->list);
 		if (tr->elem->verdict.chain)
 			tr->elem->verdict.chain->use--;

@@ -45,8 +45,6 @@ static int lookup_check(const struct expr *e, struct dp_error *err)
 		err->msg = "lookup: no set";
 		return -EOPNOTSUPP;
 	}
-	if (s->flags & (NFT_SET_F_TIMEOUT | NFT_SET_F_EVAL))
-		return refuse(err, s, "timeouts and dynamic updates are");
 	if (s->flags & NFT_SET_F_OBJECT)
 		return refuse(err, s, "object maps are");
 	if (s->flags & NFT_SET_F_EXPR)
@@ -130,6 +128,27 @@ static void emit_stack_zero(struct codegen_prog *p, int16_t off, uint32_t len)
 }
 
 /*
+ * r0 = a valid half: if it has timed out (bpf_jiffies64() >= expires, as
+ * nft_set_elem_expired()) goto @l_miss (r9 clobbered)
+ */
+static void emit_expiry(struct codegen_prog *p, uint32_t l_miss)
+{
+	uint32_t l_live = codegen_label_new(p);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0,
+				     offsetof(struct codegen_set_half, expires)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_live);
+	/* r9 = half; r0 = jiffies; if r0 >= r9->expires goto miss; r0 = r9 */
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_jiffies64));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9,
+				     offsetof(struct codegen_set_half, expires)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGE, R0, R1, 0), l_miss);
+	codegen_emit(p, INSN_MOV64_REG(R0, R9));
+	codegen_label_bind(p, l_live);
+}
+
+/*
  * r0 = map_lookup_elem(map, key); go to @l_miss unless present in the
  * current generation; else r0 = its half
  */
@@ -152,6 +171,7 @@ static void emit_map_lookup(struct codegen_prog *p, int fd, bool lpm,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
 				     offsetof(struct codegen_set_half, valid)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_miss);
+	emit_expiry(p, l_miss);
 }
 
 /*
@@ -239,6 +259,7 @@ static void emit_range_slot(struct codegen_prog *p, int fd, uint32_t l_miss)
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
 				     offsetof(struct codegen_set_half, valid)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_miss);
+	emit_expiry(p, l_miss);
 }
 
 /* interval concatenation: scan the slots; r0 = the matching half */
