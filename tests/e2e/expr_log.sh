@@ -66,6 +66,11 @@ table inet t {
 		udp dport 9999 log prefix "$1 udp: " level debug
 		udp dport 9998 log prefix "$1 ipopt: " flags ip options
 	}
+	chain pre {
+		type filter hook prerouting priority 0;
+		ip frag-off & 0x3fff != 0 log prefix "$1 frag4: "
+		ip6 nexthdr 44 log prefix "$1 frag6: " flags ip options
+	}
 	chain out {
 		type filter hook output priority 0;
 		icmp type echo-reply log prefix "$1 out4: " level err
@@ -85,7 +90,8 @@ ruleset "${tag}b" | ip netns exec ${tag}br "$run" nft -f - || exit 1
 echo 1 > $sysctl
 send="python3 $top_srcdir/tests/e2e/log-send.py icmp4=10.9.0.2 icmp6=fd00::2 \
 	tcp=10.9.0.2,7777 tcp=fd00::2,7777 tcp=10.9.0.2,7778 udp=10.9.0.2,9999 \
-	udp=fd00::2,9999 udpopt=10.9.0.2,9998 udp=10.9.0.2,9990 udp=fd00::2,9990"
+	udp=fd00::2,9999 udpopt=10.9.0.2,9998 udp=10.9.0.2,9990 udp=fd00::2,9990 \
+	big=10.9.0.2,9989 big=fd00::2,9989"
 ip netns exec ${tag}ks $send
 ip netns exec ${tag}bs $send
 back="python3 $top_srcdir/tests/e2e/log-send.py udpmark=10.9.0.1,9996"
@@ -103,7 +109,7 @@ norm() {
 	sed -E -e "s/$tag[kb] /T /" -e 's/(IN|OUT)=veth[01]/\1=dev/g' \
 	    -e 's/MAC(SRC|DST)?=[0-9a-f:]+/MAC\1=x/g' \
 	    -e 's/ ID=[0-9]+ / ID=x /g' -e 's/SPT=[0-9]+/SPT=x/g' \
-	    -e 's/FLOWLBL=[0-9]+/FLOWLBL=x/g' -e 's/SEQ=[0-9]+ ACK=0 /SEQ=x ACK=0 /' \
+	    -e 's/FLOWLBL=[0-9]+/FLOWLBL=x/g' -e 's/ID:[0-9a-f]{8}/ID:x/' -e 's/SEQ=[0-9]+ ACK=0 /SEQ=x ACK=0 /' \
 	    -e 's/OPT \(020405([0-9A-F]{2})0402080A[0-9A-F]{8}/OPT (020405\1-0402080A-x/' | sort
 }
 dmesg -x 2>/dev/null | grep -F "$tag" > "$work/raw"
@@ -111,7 +117,7 @@ grep -F "${tag}k " "$work/raw" | sed -E 's/^[a-z]+ *:([a-z]+) *: *\[[ 0-9.]+\] /
 grep -F "${tag}b " "$work/raw" | sed -E 's/^[a-z]+ *:([a-z]+) *: *\[[ 0-9.]+\] /\1 /' | norm > "$work/b"
 nk=$(wc -l < "$work/k")
 echo "log e2e: kernel logged $nk lines, nfbpfd $(wc -l < "$work/b")"
-if [ "$nk" -lt 15 ] || ! diff -u "$work/k" "$work/b"; then
+if [ "$nk" -lt 20 ] || ! diff -u "$work/k" "$work/b"; then
 	echo "log e2e: FAIL"; cat "$work/raw"; tail "$work/nfbpfd.log"; exit 1
 fi
 echo "log e2e: PASS"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # log-send.py - test packets for tests/e2e/expr_log.sh: ARG=icmp4=DST,
 # icmp6=DST, udp=DST,PORT, udpopt=DST,PORT (IPv4 options), udpmark=DST,PORT
-# (SO_MARK 0x2a), tcp=DST,PORT (one SYN, then give up)
+# (SO_MARK 0x2a), big=DST,PORT (3000 bytes: fragments), tcp=DST,PORT (one
+# SYN, then give up)
 import socket, struct, sys
 def csum(b):
     if len(b) % 2: b += b'\0'
@@ -38,4 +39,8 @@ for a in sys.argv[1:]:
     elif k == 'udp': d, p = v.rsplit(',', 1); udp(d, int(p))
     elif k == 'udpopt': d, p = v.rsplit(',', 1); udp(d, int(p), b'\x01\x01\x01\x00')
     elif k == 'udpmark': d, p = v.rsplit(',', 1); udp(d, int(p), mark=0x2a)
+    elif k == 'big':
+        d, p = v.rsplit(',', 1)
+        fam = socket.AF_INET6 if ':' in d else socket.AF_INET
+        socket.socket(fam, socket.SOCK_DGRAM).sendto(b'z' * 3000, (d, int(p)))
     elif k == 'tcp': d, p = v.rsplit(',', 1); tcp(d, int(p))
