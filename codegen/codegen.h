@@ -262,7 +262,66 @@ struct codegen_env {
 		/* struct nf_conntrack_tuple members */
 		int16_t tup_src_u3, tup_src_u, tup_l3num;
 		int16_t tup_dst_u3, tup_dst_u, tup_protonum;
+		int16_t dev_hard_header_len, skb_vlan_all;
 	} off;
+	int log_fd;
+};
+
+/*
+ * Log records (log expression, syslog form). The program fills one per
+ * evaluated log expression in the ring buffer env->log_fd; nfbpfd formats
+ * it as nf_log_syslog would print it. The prefix is a rule constant: an
+ * index into the daemon's prefix table, so a new prefix loads no program.
+ */
+#define LOG_REC_MAC	32	/* mac header bytes copied */
+#define LOG_REC_DATA	512	/* packet bytes copied from the network header */
+
+/**
+ * struct codegen_log_rec - one log record in the ring buffer
+ * @prefix_id: struct expr_log.prefix_id
+ * @level: syslog level 0..7
+ * @logflags: LOG_F_*
+ * @hook: nf_hook_state.hook
+ * @pf: nf_hook_state.pf (NFPROTO_IPV4/IPV6)
+ * @len: skb->len (from the network header)
+ * @mark: skb->mark
+ * @caplen: bytes of @data copied (min(len, LOG_REC_DATA))
+ * @pktflags: struct codegen_pkt.flags (PKT_HAS_IN, PKT_LL, ...)
+ * @has_dev: @dev_type/@hard_header_len are the input device's
+ * @dev_type: input device type (ARPHRD_*)
+ * @hard_header_len: input device hard_header_len
+ * @mac_hdr_len: network header - mac header (with PKT_LL)
+ * @vlan_all: skb->vlan_all (proto << 0 | tci << 16, as in memory)
+ * @has_uid: LOG_F_UID and the skb's socket has a file: @uid/@gid are set
+ * @uid: its file's fsuid (nf_log_dump_sk_uid_gid())
+ * @gid: its file's fsgid
+ * @in: input device name
+ * @out: output device name
+ * @mac: LOG_REC_MAC bytes from the mac header (with PKT_LL)
+ * @data: @caplen bytes from the network header
+ */
+struct codegen_log_rec {
+	uint32_t prefix_id;
+	uint8_t level;
+	uint8_t logflags;
+	uint8_t hook;
+	uint8_t pf;
+	uint32_t len;
+	uint32_t mark;
+	uint16_t caplen;
+	uint8_t pktflags;
+	uint8_t has_dev;
+	uint16_t dev_type;
+	uint16_t hard_header_len;
+	int32_t mac_hdr_len;
+	uint32_t vlan_all;
+	uint32_t has_uid;
+	uint32_t uid;
+	uint32_t gid;
+	char in[16];
+	char out[16];
+	uint8_t mac[LOG_REC_MAC];
+	uint8_t data[LOG_REC_DATA];
 };
 
 /** struct codegen_counter - value of a counter map slot (per CPU) */
@@ -430,6 +489,7 @@ extern const struct codegen_expr_ops codegen_expr_range;
 extern const struct codegen_expr_ops codegen_expr_byteorder;
 extern const struct codegen_expr_ops codegen_expr_ct;
 extern const struct codegen_expr_ops codegen_expr_exthdr;
+extern const struct codegen_expr_ops codegen_expr_log;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 

@@ -14,4 +14,5 @@ const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
 	[EXPR_BYTEORDER]	= &codegen_expr_byteorder,
 	[EXPR_CT]		= &codegen_expr_ct,
 	[EXPR_EXTHDR]		= &codegen_expr_exthdr,
+	[EXPR_LOG]		= &codegen_expr_log,
 };

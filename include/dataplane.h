@@ -112,4 +112,21 @@ unsigned int dataplane_hz(void);
 /** dataplane_stats - read @net's counters (all zero if no dataplane yet). */
 void dataplane_stats(const struct net *net, struct dp_stats *st);
 
+/**
+ * dataplane_log_fd - one descriptor that polls readable (EPOLLIN) when
+ * some namespace's dataplane has log lines waiting. Owned by the dataplane.
+ * Return: fd or -errno.
+ */
+int dataplane_log_fd(void);
+
+/**
+ * dataplane_log_poll - hand each waiting log line to @emit, formatted as
+ * the kernel's nf_log_syslog prints it (@line without a newline, @level
+ * the syslog level 0..7), for the namespaces the kernel would log from
+ * (the host's, or all when net.netfilter.nf_log_all_netns is 1).
+ * Return: lines emitted, or -errno.
+ */
+int dataplane_log_poll(void (*emit)(void *arg, int level, const char *line),
+		       void *arg);
+
 #endif /* NFBPF_DATAPLANE_H */

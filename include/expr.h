@@ -36,6 +36,7 @@ enum expr_type {
 	EXPR_BYTEORDER,
 	EXPR_CT,
 	EXPR_EXTHDR,
+	EXPR_LOG,
 	__EXPR_MAX
 };
 

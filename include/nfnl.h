@@ -124,6 +124,7 @@ char *nfnl_attr_strdup(const struct nlattr *a);
 /** nfnl_attr_strlcpy - copy into @dst of @size; returns length copied. */
 size_t nfnl_attr_strlcpy(char *dst, const struct nlattr *a, size_t size);
 uint8_t nfnl_attr_u8(const struct nlattr *a);
+uint16_t nfnl_attr_be16(const struct nlattr *a);
 uint32_t nfnl_attr_be32(const struct nlattr *a);
 uint64_t nfnl_attr_be64(const struct nlattr *a);
 /** nfnl_attr_udata - copy NLA_BINARY user data; -ENOMEM. */
@@ -163,6 +164,7 @@ void nfnl_msg_end(struct nfnl_buf *b, size_t off);
 void nfnl_msg_cancel(struct nfnl_buf *b, size_t off);
 void nfnl_put(struct nfnl_buf *b, uint16_t type, const void *data, size_t len);
 void nfnl_put_str(struct nfnl_buf *b, uint16_t type, const char *s);
+void nfnl_put_be16(struct nfnl_buf *b, uint16_t type, uint16_t v);
 void nfnl_put_be32(struct nfnl_buf *b, uint16_t type, uint32_t v);
 void nfnl_put_be64(struct nfnl_buf *b, uint16_t type, uint64_t v);
 void nfnl_put_u8(struct nfnl_buf *b, uint16_t type, uint8_t v);

@@ -160,6 +160,14 @@ uint8_t nfnl_attr_u8(const struct nlattr *a)
 	return *((const uint8_t *)a + NLA_HDRLEN);
 }
 
+uint16_t nfnl_attr_be16(const struct nlattr *a)
+{
+	uint16_t v;
+
+	memcpy(&v, (const char *)a + NLA_HDRLEN, sizeof(v));
+	return be16toh(v);
+}
+
 uint32_t nfnl_attr_be32(const struct nlattr *a)
 {
 	uint32_t v;
@@ -283,6 +291,12 @@ void nfnl_put(struct nfnl_buf *b, uint16_t type, const void *data, size_t len)
 void nfnl_put_str(struct nfnl_buf *b, uint16_t type, const char *s)
 {
 	nfnl_put(b, type, s, strlen(s) + 1);
+}
+
+void nfnl_put_be16(struct nfnl_buf *b, uint16_t type, uint16_t v)
+{
+	v = htobe16(v);
+	nfnl_put(b, type, &v, sizeof(v));
 }
 
 void nfnl_put_be32(struct nfnl_buf *b, uint16_t type, uint32_t v)

@@ -30,6 +30,7 @@
 #include "nfbpf/shim_proto.h"
 #include "nfnl.h"
 #include "ruleset_api.h"
+#include "dataplane.h"
 
 #define MAX_CLIENTS	1024
 #define MAX_DGRAM	(256u << 20)	/* largest batch accepted: 256 MiB */
@@ -79,6 +80,46 @@ static void logmsg(int prio, const char *fmt, ...)
 	}
 	va_end(ap);
 }
+
+/*
+ * Log lines (log expression) go to the kernel log through /dev/kmsg, with
+ * the syslog level nf_log_syslog's printk would use. Writers of /dev/kmsg
+ * are rate limited per open file (kernel.printk_devkmsg=ratelimit: 10
+ * lines per 5 s) while the kernel's own nf_log lines are not, so the file
+ * is opened afresh every KMSG_BURST lines: a ruleset that logs too much is
+ * throttled by its own `limit` rules, as with the kernel.
+ */
+#define KMSG_BURST	8
+
+static void kmsg_emit(void *arg, int level, const char *line)
+{
+	static int fd = -1;
+	static unsigned int lines;
+	char buf[1100];
+	int n;
+
+	(void)arg;
+	if (fd >= 0 && ++lines >= KMSG_BURST) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+		lines = 0;
+		if (fd < 0)
+			return;
+	}
+	n = snprintf(buf, sizeof(buf), "<%d>%s\n", level, line);
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	if (write(fd, buf, n) < 0 && errno != EAGAIN) {
+		close(fd);
+		fd = -1;
+	}
+}
+
+/* epoll tag of the log descriptor (dataplane_log_fd()) */
+static char log_tag;
 
 /* Tag values in epoll data: connections are pointers, the listener is NULL. */
 static int ep_mod(struct conn *c, int fd, uint32_t events, int op)
@@ -665,6 +706,10 @@ int main(int argc, char **argv)
 	ev.events = EPOLLIN;
 	ev.data.ptr = NULL;
 	epoll_ctl(d.epfd, EPOLL_CTL_ADD, d.lfd, &ev);
+	if (dataplane_log_fd() >= 0) {
+		ev.data.ptr = &log_tag;
+		epoll_ctl(d.epfd, EPOLL_CTL_ADD, dataplane_log_fd(), &ev);
+	}
 	logmsg(LOG_INFO, "listening on %s", d.sock_path);
 
 	while (!d.stop) {
@@ -677,6 +722,10 @@ int main(int argc, char **argv)
 			c = evs[i].data.ptr;
 			if (!c) {
 				handle_accept();
+				continue;
+			}
+			if ((void *)c == &log_tag) {
+				dataplane_log_poll(kmsg_emit, NULL);
 				continue;
 			}
 			/* which fd fired: look it up by trying the data fd first */

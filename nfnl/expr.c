@@ -13,7 +13,7 @@
 extern const struct nfnl_expr_ops nfnl_expr_immediate, nfnl_expr_cmp,
 	nfnl_expr_payload, nfnl_expr_meta, nfnl_expr_counter,
 	nfnl_expr_bitwise, nfnl_expr_lookup, nfnl_expr_range,
-	nfnl_expr_byteorder, nfnl_expr_ct, nfnl_expr_exthdr;
+	nfnl_expr_byteorder, nfnl_expr_ct, nfnl_expr_exthdr, nfnl_expr_log;
 
 const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &nfnl_expr_immediate,
@@ -27,6 +27,7 @@ const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_BYTEORDER] = &nfnl_expr_byteorder,
 	[EXPR_CT] = &nfnl_expr_ct,
 	[EXPR_EXTHDR] = &nfnl_expr_exthdr,
+	[EXPR_LOG] = &nfnl_expr_log,
 };
 
 static int parse_register(const struct nlattr *a, uint8_t *reg)

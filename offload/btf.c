@@ -218,6 +218,8 @@ int offload_btf_env(struct codegen_env *env)
 		O("net_device", "ifindex", dev_ifindex),
 		O("net_device", "name", dev_name),
 		O("net_device", "type", dev_type),
+		O("net_device", "hard_header_len", dev_hard_header_len),
+		O("sk_buff", "vlan_all", skb_vlan_all),
 #undef O
 	};
 	uint32_t bits, bitsize;

@@ -41,6 +41,7 @@
 #include "offload/bpf_compat.h"
 #include "offload/offload.h"
 #include "expr/counter.h"
+#include "expr/log.h"
 
 /*
  * The rule map and the counter map start small and grow by doubling when a
@@ -192,6 +193,7 @@ struct dataplane {
 	struct dp_sets *sets;
 	bool conntrack;		/* offload_conntrack_enable() holds */
 	bool conntrack_new;	/* ... since this prepare */
+	struct dp_log *log;
 };
 
 static char verifier_log[1 << 20];
@@ -393,6 +395,7 @@ static void dp_free(struct dataplane *dp)
 	}
 	free(dp->shapes);
 	dp_sets_free(dp->sets, &dp->env);
+	dp_log_free(dp->log);
 	if (dp->rules_mem)
 		munmap(dp->rules_mem, dp->rules_len);
 	if (dp->old.rules_mem)
@@ -470,6 +473,12 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 					1, NULL);
 	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_chains",
 					  4, 4, DP_BASES, NULL);
+	dp->log = dp_log_new(net->ns_fd, &dp->env.log_fd);
+	if (!dp->log) {
+		ret = -ENOMEM;
+		err->msg = "cannot create the nfbpf log ring buffer";
+		goto out_free;
+	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.gen_fd < 0 || dp->env.progs_fd < 0) {
 		ret = -errno;
@@ -848,6 +857,8 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 						return;
 					}
 					ret = rule_slots(dp, rule, r);
+					if (!ret)
+						ret = dp_log_rule(dp->log, rule);
 					if (ret) {
 						set_err(dp, err, ret,
 							ret == -ENOSPC ?
@@ -1578,6 +1589,18 @@ void dataplane_stats(const struct net *net, struct dp_stats *st)
 		return;
 	}
 	*st = dp->stats;
+}
+
+int offload_log_read(struct net *net,
+		     void (*fn)(void *arg, const struct codegen_log_rec *rec,
+				const char *prefix, bool allowed),
+		     void *arg)
+{
+	struct dataplane *dp = net->dataplane;
+
+	if (!dp)
+		return -ENOENT;
+	return dp_log_consume(dp->log, fn, arg);
 }
 
 int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf)

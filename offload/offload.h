@@ -91,4 +91,34 @@ void dp_sets_drop_unseen(struct dp_sets *ss);
 void dp_sets_abort(struct dp_sets *ss);
 void dp_sets_publish(struct dp_sets *ss);
 
+/*
+ * log.c - log records (log expression). dp_log_new() makes the ring
+ * buffer of a namespace (its fd into *@map_fd, owned by the dp_log) and
+ * joins it to dataplane_log_fd(); dp_log_rule() gives each log expression
+ * of @rule its prefix id (0 or -ENOMEM/-ENOSPC); dp_log_consume() hands
+ * every waiting record to @fn with its prefix and whether the kernel would
+ * log it (nf_log_allowed()), returning the count or -errno.
+ */
+struct dp_log;
+struct rule;
+struct codegen_log_rec;
+struct dp_log *dp_log_new(int ns_fd, int *map_fd);
+void dp_log_free(struct dp_log *lg);
+int dp_log_rule(struct dp_log *lg, struct rule *rule);
+int dp_log_consume(struct dp_log *lg,
+		   void (*fn)(void *arg, const struct codegen_log_rec *rec,
+			      const char *prefix, bool allowed),
+		   void *arg);
+/** offload_log_read - dp_log_consume() on @net's dataplane (-ENOENT: none) */
+int offload_log_read(struct net *net,
+		     void (*fn)(void *arg, const struct codegen_log_rec *rec,
+				const char *prefix, bool allowed),
+		     void *arg);
+/**
+ * offload_log_format - the kernel log line of @rec (nf_log_syslog's text,
+ * without the level) into @line of @size; returns its length.
+ */
+size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
+			  char *line, size_t size);
+
 #endif /* NFBPF_OFFLOAD_H */

@@ -6,7 +6,7 @@ extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
 	ruleset_expr_payload, ruleset_expr_meta, ruleset_expr_counter,
 	ruleset_expr_bitwise, ruleset_expr_lookup, ruleset_expr_range,
 	ruleset_expr_byteorder, ruleset_expr_ct,
-	ruleset_expr_exthdr;
+	ruleset_expr_exthdr, ruleset_expr_log;
 
 const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
@@ -20,4 +20,5 @@ const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_BYTEORDER] = &ruleset_expr_byteorder,
 	[EXPR_CT] = &ruleset_expr_ct,
 	[EXPR_EXTHDR] = &ruleset_expr_exthdr,
+	[EXPR_LOG] = &ruleset_expr_log,
 };

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * log.c - log the packet (nft_log.c, syslog form): fill a struct
+ * codegen_log_rec in the namespace's ring buffer with what nf_log_syslog
+ * prints; nfbpfd formats and writes the line (offload/log.c). Prefix,
+ * level and flags are rule constants: every log rule shares one shape.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "codegen/insn.h"
+#include "expr/log.h"
+
+#define REC(f)	((int16_t)offsetof(struct codegen_log_rec, f))
+#define TCP_TIME_WAIT		6
+#define TCP_NEW_SYN_RECV	12
+
+static int log_check(const struct expr *e, struct dp_error *err)
+{
+	const struct expr_log *l = expr_priv(e);
+
+	if (l->type == LOG_TYPE_NFLOG) {
+		err->msg = "log group (NFLOG) is not supported by the nfbpf dataplane: "
+			   "nfnetlink_log groups are the kernel's, nfbpfd cannot feed them";
+		return -EOPNOTSUPP;
+	}
+	if (l->level == LOG_LEVEL_AUDIT) {
+		err->msg = "log level audit is not supported by the nfbpf dataplane yet";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static uint32_t log_const_size(const struct expr *e)
+{
+	(void)e;
+	return 8;	/* prefix id, level, flags, 2 bytes pad */
+}
+
+static void log_shape(const struct expr *e, struct codegen_key *k)
+{
+	(void)e;
+	(void)k;
+}
+
+static void log_consts(const struct expr *e, uint8_t *dst,
+		       const struct codegen_consts_ctx *cc)
+{
+	const struct expr_log *l = expr_priv(e);
+
+	(void)cc;
+	memcpy(dst, &l->prefix_id, 4);
+	dst[4] = l->level;
+	dst[5] = l->logflags;
+	dst[6] = dst[7] = 0;
+}
+
+/*
+ * uid_ok - does this kernel have every member the socket owner needs?
+ * (offload/btf.c leaves -1 for the ones it lacks; then no UID is logged)
+ */
+static bool uid_ok(const struct codegen_env *env)
+{
+	return env->off.st_net >= 0 && env->off.skb_sk >= 0 &&
+	       env->off.sk_state >= 0 && env->off.sk_net >= 0 &&
+	       env->off.sk_socket >= 0 && env->off.socket_file >= 0 &&
+	       env->off.file_cred >= 0 && env->off.cred_fsuid >= 0 &&
+	       env->off.cred_fsgid >= 0;
+}
+
+/* rec->@dst = *(size *)(@src + @off) through r1 */
+static void copy_field(struct codegen_prog *p, int size, int src, int16_t off,
+		       int16_t dst)
+{
+	codegen_emit(p, INSN_LDX_MEM(size, R1, src, off));
+	codegen_emit(p, INSN_STX_MEM(size, R9, R1, dst));
+}
+
+static void log_emit(struct codegen_prog *p, const struct expr *e,
+		     const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_out = codegen_label_new(p), l_nodev = codegen_label_new(p);
+	uint32_t l_noll = codegen_label_new(p), l_cap = codegen_label_new(p);
+	uint32_t l_submit = codegen_label_new(p), l_nouid = codegen_label_new(p);
+	int i;
+
+	(void)e;
+	/* r0 = bpf_ringbuf_reserve(log, sizeof(rec), 0); if !r0 goto out */
+	codegen_emit_ld_map(p, R1, env->log_fd);
+	codegen_emit(p, INSN_MOV64_IMM(R2, sizeof(struct codegen_log_rec)));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_reserve));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	/* 1. rule constants: prefix id, level, flags */
+	copy_field(p, BPF_W, R7, ec->cbase, REC(prefix_id));
+	copy_field(p, BPF_B, R7, ec->cbase + 4, REC(level));
+	copy_field(p, BPF_B, R7, ec->cbase + 5, REC(logflags));
+	/* 2. packet info: rec->hook = ctx->state->hook; pf, len, mark, flags */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
+	copy_field(p, BPF_B, R2, env->off.st_hook, REC(hook));
+	copy_field(p, BPF_B, R6, PKT_OFF(nfproto), REC(pf));
+	copy_field(p, BPF_W, R6, PKT_OFF(len), REC(len));
+	copy_field(p, BPF_W, R6, PKT_OFF(mark), REC(mark));
+	copy_field(p, BPF_B, R6, PKT_OFF(flags), REC(pktflags));
+	for (i = 0; i < 16; i += 8) {
+		copy_field(p, BPF_DW, R6, PKT_OFF(iifname) + i, REC(in) + i);
+		copy_field(p, BPF_DW, R6, PKT_OFF(oifname) + i, REC(out) + i);
+	}
+	/* rec->vlan_all = ctx->skb->vlan_all */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
+	copy_field(p, BPF_W, R2, env->off.skb_vlan_all, REC(vlan_all));
+	/* 3. input device: r2 = ctx->state->in; if !r2 goto nodev */
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(has_dev), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.st_in));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_nodev);
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(has_dev), 1));
+	copy_field(p, BPF_H, R2, env->off.dev_type, REC(dev_type));
+	copy_field(p, BPF_H, R2, env->off.dev_hard_header_len,
+		   REC(hard_header_len));
+	codegen_label_bind(p, l_nodev);
+	/* 4. socket owner, with LOG_F_UID (nf_log_dump_sk_uid_gid()) */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, REC(has_uid), 0));
+	if (uid_ok(env)) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7, ec->cbase + 5));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, LOG_F_UID));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_nouid);
+		/* r2 = ctx->skb->sk; if !r2 goto nouid */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.skb_sk));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_nouid);
+		/* !sk_fullsock(sk): time-wait and request socks have no owner */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R2, env->off.sk_state));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_TIME_WAIT, 0), l_nouid);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_NEW_SYN_RECV, 0), l_nouid);
+		/* if sock_net(sk) != ctx->state->net goto nouid */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R2, env->off.sk_net));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, env->off.ctx_state));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R3, env->off.st_net));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_nouid);
+		/* r2 = sk->sk_socket->file->f_cred, each maybe NULL */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.sk_socket));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_nouid);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.socket_file));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_nouid);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.file_cred));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_nouid);
+		/* rec->uid = cred->fsuid; rec->gid = cred->fsgid; rec->has_uid = 1 */
+		copy_field(p, BPF_W, R2, env->off.cred_fsuid, REC(uid));
+		copy_field(p, BPF_W, R2, env->off.cred_fsgid, REC(gid));
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R9, REC(has_uid), 1));
+	}
+	codegen_label_bind(p, l_nouid);
+	/* 5. mac header: if !(pkt.flags & PKT_LL) goto noll */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, REC(mac_hdr_len), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_LL));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_noll);
+	/* rec->mac_hdr_len = -pkt.ll_off */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(ll_off)));
+	codegen_emit(p, INSN_ALU32_IMM(BPF_NEG, R1, 0));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, REC(mac_hdr_len)));
+	/* probe_read_kernel(rec->mac, LOG_REC_MAC, pkt.ll_addr) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(mac)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, LOG_REC_MAC));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(ll_addr)));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	codegen_label_bind(p, l_noll);
+	/* 6. packet bytes: bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
+	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, REC(caplen), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+	/* r2 = min(pkt.len, LOG_REC_DATA), kept at SHAPE_KEY_OFF */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R2, LOG_REC_DATA, 0), l_cap);
+	codegen_emit(p, INSN_MOV64_IMM(R2, LOG_REC_DATA));
+	codegen_label_bind(p, l_cap);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R2, SHAPE_KEY_OFF));
+	/* r0 = bpf_dynptr_read(rec->data, r2, &dynptr, 0, 0) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(data)));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+	codegen_emit(p, INSN_MOV64_IMM(R5, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_read));
+	/* if r0 == 0: rec->caplen = r2 */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_submit);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, REC(caplen)));
+	/* 7. bpf_ringbuf_submit(rec, 0) */
+	codegen_label_bind(p, l_submit);
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_submit));
+	codegen_label_bind(p, l_out);
+}
+
+const struct codegen_expr_ops codegen_expr_log = {
+	.name = "log",
+	.check = log_check,
+	.const_size = log_const_size,
+	.shape = log_shape,
+	.consts = log_consts,
+	.emit = log_emit,
+};

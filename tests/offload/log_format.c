@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * log_format.c - the log line formatter against lines the kernel printed
+ * (nf_log_syslog, kernel 6.18, captured with nft `log` rules in scratch
+ * netns and dmesg): each record below is rebuilt from one such line's
+ * packet, and must format to that line byte for byte.
+ */
+#include <string.h>
+#include <criterion/criterion.h>
+
+#include "codegen/codegen.h"
+#include "offload/offload.h"
+#include "expr/log.h"
+
+static struct codegen_log_rec rec;
+static char line[1100];
+
+static const uint8_t mac_vb[14] = {
+	0x32, 0x14, 0x67, 0xd0, 0xfb, 0x12,	/* dst */
+	0xc2, 0x4f, 0x7a, 0xbc, 0xe9, 0x10,	/* src */
+	0x08, 0x00,
+};
+
+/* a packet that came in on veth "vb" (ethernet) or goes out on it */
+static void dev(bool in, uint16_t ethertype)
+{
+	memset(&rec, 0, sizeof(rec));
+	rec.level = 4;
+	if (in) {
+		strcpy(rec.in, "vb");
+		rec.pktflags = PKT_HAS_IN | PKT_LL | PKT_L4PROTO;
+		rec.has_dev = 1;
+		rec.dev_type = 1;
+		rec.hard_header_len = 14;
+		rec.mac_hdr_len = 14;
+		memcpy(rec.mac, mac_vb, 14);
+		rec.mac[12] = ethertype >> 8;
+		rec.mac[13] = ethertype & 0xff;
+	} else {
+		strcpy(rec.out, "vb");
+		rec.pktflags = PKT_HAS_OUT | PKT_L4PROTO;
+	}
+}
+
+static uint8_t *ip4(uint16_t totlen, uint16_t id, uint16_t fo, uint8_t proto,
+		    uint8_t s, uint8_t d, uint8_t optlen)
+{
+	uint8_t *b = rec.data;
+
+	rec.pf = 2;
+	b[0] = 0x40 | (5 + optlen / 4);
+	b[2] = totlen >> 8; b[3] = totlen & 0xff;
+	b[4] = id >> 8; b[5] = id & 0xff;
+	b[6] = fo >> 8; b[7] = fo & 0xff;
+	b[8] = 64;
+	b[9] = proto;
+	b[12] = 10; b[13] = 9; b[14] = 0; b[15] = s;
+	b[16] = 10; b[17] = 9; b[18] = 0; b[19] = d;
+	rec.len = rec.caplen = totlen;
+	return b + 20 + optlen;
+}
+
+static uint8_t *ip6(uint16_t paylen, uint32_t flowlbl, uint8_t nexthdr,
+		    uint8_t s, uint8_t d)
+{
+	uint8_t *b = rec.data;
+
+	rec.pf = 10;
+	b[0] = 0x60;
+	b[1] = (flowlbl >> 16) & 0x0f; b[2] = flowlbl >> 8; b[3] = flowlbl;
+	b[4] = paylen >> 8; b[5] = paylen & 0xff;
+	b[6] = nexthdr;
+	b[7] = 64;
+	b[8] = 0xfd; b[23] = s;
+	b[24] = 0xfd; b[39] = d;
+	rec.len = rec.caplen = 40 + paylen;
+	return b + 40;
+}
+
+static void put16(uint8_t *b, uint16_t v)
+{
+	b[0] = v >> 8;
+	b[1] = v & 0xff;
+}
+
+static void put32(uint8_t *b, uint32_t v)
+{
+	put16(b, v >> 16);
+	put16(b + 2, v & 0xffff);
+}
+
+static void is(const char *prefix, const char *want)
+{
+	size_t n = offload_log_format(&rec, prefix, line, sizeof(line));
+
+	cr_assert_str_eq(line, want);
+	cr_assert_eq(n, strlen(want));
+}
+
+Test(log_format, icmp_echo_in_with_mac)
+{
+	uint8_t *l4;
+
+	dev(true, 0x0800);
+	l4 = ip4(36, 1435, 0x4000, 1, 1, 2, 0);
+	l4[0] = 8;
+	put16(l4 + 4, 4660);
+	put16(l4 + 6, 1);
+	is("KIN4 ", "KIN4 IN=vb OUT= MAC=32:14:67:d0:fb:12:c2:4f:7a:bc:e9:10:08:00 "
+	   "SRC=10.9.0.1 DST=10.9.0.2 LEN=36 TOS=0x00 PREC=0x00 TTL=64 ID=1435 "
+	   "DF PROTO=ICMP TYPE=8 CODE=0 ID=4660 SEQ=1 ");
+}
+
+Test(log_format, icmp_echo_reply_out)
+{
+	uint8_t *l4;
+
+	dev(false, 0);
+	l4 = ip4(36, 39104, 0, 1, 2, 1, 0);
+	put16(l4 + 4, 4660);
+	put16(l4 + 6, 1);
+	is("KOUT4 ", "KOUT4 IN= OUT=vb SRC=10.9.0.2 DST=10.9.0.1 LEN=36 TOS=0x00 "
+	   "PREC=0x00 TTL=64 ID=39104 PROTO=ICMP TYPE=0 CODE=0 ID=4660 SEQ=1 ");
+}
+
+Test(log_format, icmpv6_echo_in_and_reply_out_without_prefix)
+{
+	uint8_t *l4;
+
+	dev(true, 0x86dd);
+	rec.level = 6;
+	l4 = ip6(16, 698355, 58, 1, 2);
+	l4[0] = 128;
+	put16(l4 + 4, 4660);
+	put16(l4 + 6, 1);
+	is("KIN6 ", "KIN6 IN=vb OUT= MAC=32:14:67:d0:fb:12:c2:4f:7a:bc:e9:10:86:dd "
+	   "SRC=fd00:0000:0000:0000:0000:0000:0000:0001 "
+	   "DST=fd00:0000:0000:0000:0000:0000:0000:0002 LEN=56 TC=0 HOPLIMIT=64 "
+	   "FLOWLBL=698355 PROTO=ICMPv6 TYPE=128 CODE=0 ID=4660 SEQ=1 ");
+	dev(false, 0);
+	l4 = ip6(16, 380147, 58, 2, 1);
+	l4[0] = 129;
+	put16(l4 + 4, 4660);
+	put16(l4 + 6, 1);
+	is("", "IN= OUT=vb SRC=fd00:0000:0000:0000:0000:0000:0000:0002 "
+	   "DST=fd00:0000:0000:0000:0000:0000:0000:0001 LEN=56 TC=0 HOPLIMIT=64 "
+	   "FLOWLBL=380147 PROTO=ICMPv6 TYPE=129 CODE=0 ID=4660 SEQ=1 ");
+}
+
+Test(log_format, udp_with_mac_decode)
+{
+	uint8_t *l4;
+
+	dev(true, 0x0800);
+	rec.logflags = LOG_F_MACDECODE;
+	l4 = ip4(33, 20859, 0x4000, 17, 1, 2, 0);
+	put16(l4, 45154);
+	put16(l4 + 2, 9998);
+	put16(l4 + 4, 13);
+	is("KUDPE ", "KUDPE IN=vb OUT= MACSRC=c2:4f:7a:bc:e9:10 "
+	   "MACDST=32:14:67:d0:fb:12 MACPROTO=0800 SRC=10.9.0.1 DST=10.9.0.2 "
+	   "LEN=33 TOS=0x00 PREC=0x00 TTL=64 ID=20859 DF PROTO=UDP SPT=45154 "
+	   "DPT=9998 LEN=13 ");
+}
+
+static const uint8_t syn_opts4[20] = {
+	0x02, 0x04, 0x05, 0xb4, 0x04, 0x02, 0x08, 0x0a, 0xf0, 0x45, 0xe0, 0xbc,
+	0x00, 0x00, 0x00, 0x00, 0x01, 0x03, 0x03, 0x0a,
+};
+
+static void syn(uint8_t *l4, uint16_t sport, uint32_t seq, uint16_t win,
+		const uint8_t *opts)
+{
+	put16(l4, sport);
+	put16(l4 + 2, 7777);
+	put32(l4 + 4, seq);
+	l4[12] = 10 << 4;
+	l4[13] = 0x02;
+	put16(l4 + 14, win);
+	memcpy(l4 + 20, opts, 20);
+}
+
+Test(log_format, tcp_syn_sequence_options_ether)
+{
+	static const uint8_t syn_opts6[20] = {
+		0x02, 0x04, 0x05, 0xa0, 0x04, 0x02, 0x08, 0x0a, 0x3a, 0x90,
+		0x40, 0x54, 0x00, 0x00, 0x00, 0x00, 0x01, 0x03, 0x03, 0x0a,
+	};
+
+	dev(true, 0x0800);
+	rec.logflags = LOG_F_MASK & ~LOG_F_UID;
+	syn(ip4(60, 26631, 0x4000, 6, 1, 2, 0), 34844, 1203011832, 64240, syn_opts4);
+	is("KTCP ", "KTCP IN=vb OUT= MACSRC=c2:4f:7a:bc:e9:10 MACDST=32:14:67:d0:fb:12 "
+	   "MACPROTO=0800 SRC=10.9.0.1 DST=10.9.0.2 LEN=60 TOS=0x00 PREC=0x00 "
+	   "TTL=64 ID=26631 DF PROTO=TCP SPT=34844 DPT=7777 SEQ=1203011832 ACK=0 "
+	   "WINDOW=64240 RES=0x00 SYN URGP=0 "
+	   "OPT (020405B40402080AF045E0BC000000000103030A) ");
+	dev(true, 0x86dd);
+	rec.logflags = LOG_F_MASK & ~LOG_F_UID;
+	syn(ip6(40, 286419, 6, 1, 2), 33514, 2692746988u, 64800, syn_opts6);
+	is("KTCP ", "KTCP IN=vb OUT= MACSRC=c2:4f:7a:bc:e9:10 MACDST=32:14:67:d0:fb:12 "
+	   "MACPROTO=86dd SRC=fd00:0000:0000:0000:0000:0000:0000:0001 "
+	   "DST=fd00:0000:0000:0000:0000:0000:0000:0002 LEN=80 TC=0 HOPLIMIT=64 "
+	   "FLOWLBL=286419 PROTO=TCP SPT=33514 DPT=7777 SEQ=2692746988 ACK=0 "
+	   "WINDOW=64800 RES=0x00 SYN URGP=0 "
+	   "OPT (020405A00402080A3A904054000000000103030A) ");
+}
+
+Test(log_format, tcp_without_flags)
+{
+	dev(true, 0x0800);
+	syn(ip4(60, 36109, 0x4000, 6, 1, 2, 0), 60376, 1, 64240, syn_opts4);
+	put16(rec.data + 22, 7778);
+	is("KTCPD ", "KTCPD IN=vb OUT= MAC=32:14:67:d0:fb:12:c2:4f:7a:bc:e9:10:08:00 "
+	   "SRC=10.9.0.1 DST=10.9.0.2 LEN=60 TOS=0x00 PREC=0x00 TTL=64 ID=36109 "
+	   "DF PROTO=TCP SPT=60376 DPT=7778 WINDOW=64240 RES=0x00 SYN URGP=0 ");
+}
+
+Test(log_format, ip_options_and_mark)
+{
+	uint8_t *l4;
+
+	dev(true, 0x0800);
+	rec.logflags = LOG_F_IPOPT;
+	l4 = ip4(37, 4120, 0x4000, 17, 1, 2, 4);
+	memcpy(rec.data + 20, "\x01\x01\x01\x00", 4);
+	put16(l4, 45917);
+	put16(l4 + 2, 9998);
+	put16(l4 + 4, 13);
+	is("ipopt: ", "ipopt: IN=vb OUT= MAC=32:14:67:d0:fb:12:c2:4f:7a:bc:e9:10:08:00 "
+	   "SRC=10.9.0.1 DST=10.9.0.2 LEN=37 TOS=0x00 PREC=0x00 TTL=64 ID=4120 DF "
+	   "OPT (01010100) PROTO=UDP SPT=45917 DPT=9998 LEN=13 ");
+	dev(false, 0);
+	rec.mark = 0x2a;
+	l4 = ip4(33, 50322, 0x4000, 17, 2, 1, 0);
+	put16(l4, 42845);
+	put16(l4 + 2, 9996);
+	put16(l4 + 4, 13);
+	is("mark: ", "mark: IN= OUT=vb SRC=10.9.0.2 DST=10.9.0.1 LEN=33 TOS=0x00 "
+	   "PREC=0x00 TTL=64 ID=50322 DF PROTO=UDP SPT=42845 DPT=9996 LEN=13 "
+	   "MARK=0x2a ");
+}
+
+Test(log_format, truncated_headers)
+{
+	dev(false, 0);
+	ip4(24, 1, 0, 6, 2, 1, 0);	/* 4 bytes of TCP */
+	is("", "IN= OUT=vb SRC=10.9.0.2 DST=10.9.0.1 LEN=24 TOS=0x00 PREC=0x00 "
+	   "TTL=64 ID=1 PROTO=TCP INCOMPLETE [4 bytes] ");
+	rec.len = rec.caplen = 10;
+	is("", "IN= OUT=vb TRUNCATED");
+}
+
+Test(log_format, line_buffer_truncates_like_nf_log_buf)
+{
+	uint8_t *h;
+	size_t n;
+	int i;
+
+	/* 58 fragment headers with ip options: "OPT ( FRAG:0 ID:00000000 ) "
+	 * each, far beyond the 1020 bytes of nf_log_buf: the line stops at
+	 * 1019 bytes with KERN_SOH and the level, 1017 without */
+	dev(false, 0);
+	rec.logflags = LOG_F_IPOPT;
+	h = ip6(58 * 8, 0, 44, 2, 1);
+	for (i = 0; i < 58; i++)
+		h[8 * i] = i < 57 ? 44 : 59;
+	n = offload_log_format(&rec, "", line, sizeof(line));
+	cr_assert_eq(n, 1017);
+	cr_assert_eq(strlen(line), 1017);
+	cr_assert_null(strstr(line, "PROTO="));
+	/* whole headers, then as much of the last add() as vsnprintf() could
+	 * write before the buffer was full */
+	cr_assert_str_eq(line + 1017 - 19, "OPT ( FRAG:0 ID:000");
+}
+
+Test(log_format, icmp_unreachable_with_the_inner_packet)
+{
+	uint8_t *l4, *in;
+
+	dev(false, 0);
+	l4 = ip4(61, 33684, 0, 1, 2, 1, 0);
+	rec.data[1] = 0xc0;		/* TOS: internetwork control */
+	l4[0] = 3;
+	l4[1] = 3;
+	in = l4 + 8;			/* the datagram in error */
+	in[0] = 0x45;
+	put16(in + 2, 33);
+	put16(in + 4, 49415);
+	put16(in + 6, 0x4000);
+	in[8] = 64;
+	in[9] = 17;
+	memcpy(in + 12, "\x0a\x09\x00\x01\x0a\x09\x00\x02", 8);
+	put16(in + 20, 48899);
+	put16(in + 22, 9990);
+	put16(in + 24, 13);
+	is("unreach4: ", "unreach4: IN= OUT=vb SRC=10.9.0.2 DST=10.9.0.1 LEN=61 "
+	   "TOS=0x00 PREC=0xC0 TTL=64 ID=33684 PROTO=ICMP TYPE=3 CODE=3 "
+	   "[SRC=10.9.0.1 DST=10.9.0.2 LEN=33 TOS=0x00 PREC=0x00 TTL=64 "
+	   "ID=49415 DF PROTO=UDP SPT=48899 DPT=9990 LEN=13 ] ");
+}
+
+Test(log_format, icmpv6_unreachable_with_the_inner_packet)
+{
+	uint8_t *l4, *in;
+
+	dev(false, 0);
+	rec.logflags = LOG_F_MASK;	/* flags all: no socket, no UID */
+	l4 = ip6(61, 32675, 58, 2, 1);	/* 8 + 53 */
+	l4[0] = 1;
+	l4[1] = 4;
+	in = l4 + 8;
+	in[0] = 0x60;
+	in[1] = (465046 >> 16) & 0xf;
+	put16(in + 2, 465046 & 0xffff);
+	put16(in + 4, 13);
+	in[6] = 17;
+	in[7] = 64;
+	in[8] = 0xfd; in[23] = 1;
+	in[24] = 0xfd; in[39] = 2;
+	put16(in + 40, 47418);
+	put16(in + 42, 9999);
+	put16(in + 44, 13);
+	is("unreach6: ", "unreach6: IN= OUT=vb "
+	   "SRC=fd00:0000:0000:0000:0000:0000:0000:0002 "
+	   "DST=fd00:0000:0000:0000:0000:0000:0000:0001 LEN=101 TC=0 HOPLIMIT=64 "
+	   "FLOWLBL=32675 PROTO=ICMPv6 TYPE=1 CODE=4 "
+	   "[SRC=fd00:0000:0000:0000:0000:0000:0000:0001 "
+	   "DST=fd00:0000:0000:0000:0000:0000:0000:0002 LEN=53 TC=0 HOPLIMIT=64 "
+	   "FLOWLBL=465046 PROTO=UDP SPT=47418 DPT=9999 LEN=13 ] ");
+}
+
+Test(log_format, socket_owner_with_skuid_only)
+{
+	uint8_t *l4;
+
+	dev(false, 0);
+	rec.has_uid = 1;
+	rec.uid = 65534;
+	rec.gid = 65533;
+	l4 = ip4(33, 54077, 0x4000, 17, 2, 1, 0);
+	put16(l4, 34384);
+	put16(l4 + 2, 9995);
+	put16(l4 + 4, 13);
+	is("uid: ", "uid: IN= OUT=vb SRC=10.9.0.2 DST=10.9.0.1 LEN=33 TOS=0x00 "
+	   "PREC=0x00 TTL=64 ID=54077 DF PROTO=UDP SPT=34384 DPT=9995 LEN=13 ");
+	rec.logflags = LOG_F_UID;
+	is("uid: ", "uid: IN= OUT=vb SRC=10.9.0.2 DST=10.9.0.1 LEN=33 TOS=0x00 "
+	   "PREC=0x00 TTL=64 ID=54077 DF PROTO=UDP SPT=34384 DPT=9995 LEN=13 "
+	   "UID=65534 GID=65533 ");
+}
