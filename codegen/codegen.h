@@ -490,6 +490,8 @@ extern const struct codegen_expr_ops codegen_expr_byteorder;
 extern const struct codegen_expr_ops codegen_expr_ct;
 extern const struct codegen_expr_ops codegen_expr_exthdr;
 extern const struct codegen_expr_ops codegen_expr_log;
+extern const struct codegen_expr_ops codegen_expr_numgen;
+extern const struct codegen_expr_ops codegen_expr_hash;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 
@@ -506,6 +508,13 @@ void codegen_emit_probe_read(struct codegen_prog *p, int16_t dst, uint32_t len,
  */
 void codegen_emit_probe_deref(struct codegen_prog *p, int reg, int16_t src,
 			      uint32_t l_null);
+/*
+ * regs[@dreg] = ((u64)r0 * modulus >> 32) + offset, with modulus and offset
+ * u32 rule constants at r7 + @cmod, r7 + @coff: reciprocal_scale(), the
+ * tail of numgen and hash (r0 holds a zero-extended u32)
+ */
+void codegen_emit_scale(struct codegen_prog *p, int16_t cmod, int16_t coff,
+			uint8_t dreg);
 /* dst = 0 for @len bytes of registers from slot @slot, rounded up to words */
 void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len);
 /* copy @len bytes from (@src + @soff) to the registers at slot @slot,

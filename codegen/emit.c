@@ -268,6 +268,18 @@ void codegen_emit_probe_deref(struct codegen_prog *p, int reg, int16_t src,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, reg, 0, 0), l_null);
 }
 
+/* codegen_emit_scale: see codegen.h */
+void codegen_emit_scale(struct codegen_prog *p, int16_t cmod, int16_t coff,
+			uint8_t dreg)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, cmod));
+	codegen_emit(p, INSN_ALU64_REG(BPF_MUL, R0, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R0, 32));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, coff));
+	codegen_emit(p, INSN_ALU32_REG(BPF_ADD, R0, R1));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, REG_OFF(dreg)));
+}
+
 void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
 			      int16_t soff, uint32_t len)
 {

@@ -15,4 +15,6 @@ const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
 	[EXPR_CT]		= &codegen_expr_ct,
 	[EXPR_EXTHDR]		= &codegen_expr_exthdr,
 	[EXPR_LOG]		= &codegen_expr_log,
+	[EXPR_NUMGEN]		= &codegen_expr_numgen,
+	[EXPR_HASH]		= &codegen_expr_hash,
 };

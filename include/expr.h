@@ -37,6 +37,8 @@ enum expr_type {
 	EXPR_CT,
 	EXPR_EXTHDR,
 	EXPR_LOG,
+	EXPR_NUMGEN,
+	EXPR_HASH,
 	__EXPR_MAX
 };
 

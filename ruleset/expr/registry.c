@@ -6,7 +6,8 @@ extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
 	ruleset_expr_payload, ruleset_expr_meta, ruleset_expr_counter,
 	ruleset_expr_bitwise, ruleset_expr_lookup, ruleset_expr_range,
 	ruleset_expr_byteorder, ruleset_expr_ct,
-	ruleset_expr_exthdr, ruleset_expr_log;
+	ruleset_expr_exthdr, ruleset_expr_log, ruleset_expr_numgen,
+	ruleset_expr_hash;
 
 const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
@@ -21,4 +22,6 @@ const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_CT] = &ruleset_expr_ct,
 	[EXPR_EXTHDR] = &ruleset_expr_exthdr,
 	[EXPR_LOG] = &ruleset_expr_log,
+	[EXPR_NUMGEN] = &ruleset_expr_numgen,
+	[EXPR_HASH] = &ruleset_expr_hash,
 };

@@ -1,0 +1,3 @@
+# jhash and numgen random
+nft -c -f @FILE
+nft -f @FILE
