@@ -26,6 +26,7 @@
 #define USERDATA_MAXLEN	256	/* NFT_USERDATA_MAXLEN */
 
 struct net;
+struct object;
 
 /**
  * struct userdata - opaque client bytes, kept byte for byte
@@ -53,6 +54,8 @@ struct userdata {
  * @udata: user data
  * @chains: struct chain list
  * @sets: struct set list
+ * @objects: struct object list (include/object.h)
+ * @nobjects: objects in @objects, any generation (daemon limit)
  */
 struct table {
 	struct list_head list;
@@ -69,6 +72,8 @@ struct table {
 	struct userdata udata;
 	struct list_head chains;
 	struct list_head sets;
+	struct list_head objects;
+	uint32_t nobjects;
 };
 
 /**
@@ -224,6 +229,7 @@ struct set {
  * @timeout: jiffies, 0 = none
  * @expires: absolute jiffies when it expires (0: never)
  * @expiration: the expiration asked for in the message (parsing only)
+ * @obj: object map data (NFTA_SET_ELEM_OBJREF); holds obj->use
  * @udata: user data
  */
 struct set_elem {
@@ -238,6 +244,7 @@ struct set_elem {
 	uint64_t timeout;
 	uint64_t expires;
 	uint64_t expiration;
+	struct object *obj;
 	struct userdata udata;
 };
 

@@ -7,6 +7,7 @@
 #define NFBPF_RULESET_API_H
 
 #include "ruleset.h"
+#include "object.h"
 #include "trans.h"
 
 /** ruleset_net_alloc - new empty namespace state; NULL on ENOMEM. */
@@ -28,6 +29,11 @@ struct rule *ruleset_rule_lookup_handle(struct chain *c, uint64_t handle,
 struct set *ruleset_set_lookup(struct table *t, const char *name, uint8_t mask);
 struct set *ruleset_set_lookup_handle(struct table *t, uint64_t handle,
 				      uint8_t mask);
+/* objects: by (name, type) as nft_obj_lookup(), by (handle, type) */
+struct object *ruleset_obj_lookup(struct table *t, const char *name,
+				  uint32_t type, uint8_t mask);
+struct object *ruleset_obj_lookup_handle(struct table *t, uint64_t handle,
+					 uint32_t type, uint8_t mask);
 
 /** ruleset_table_alloc - owned table, not linked; NULL on ENOMEM. */
 struct table *ruleset_table_alloc(struct net *net, const char *name,
@@ -73,6 +79,21 @@ static inline bool ruleset_elem_expired(const struct set_elem *e, uint64_t now)
 
 /** ruleset_elem_free - free; a vmap jump reference must be dropped first. */
 void ruleset_elem_free(struct set_elem *e);
+/**
+ * ruleset_set_objrefs_get - nft_map_activate() for objects: take back the
+ * object references of @s's elements active in generation @mask.
+ */
+void ruleset_set_objrefs_get(struct set *s, uint8_t mask);
+/** ruleset_set_objrefs_put - nft_map_deactivate() for objects: drop them. */
+void ruleset_set_objrefs_put(struct set *s, uint8_t mask);
+/**
+ * ruleset_obj_alloc - owned object of @t, not linked
+ * Return: the object, NULL on ENOMEM.
+ */
+struct object *ruleset_obj_alloc(struct table *t, const char *name,
+				 uint32_t type);
+/** ruleset_obj_free - free @obj (NULL: no-op); nothing may refer to it. */
+void ruleset_obj_free(struct object *obj);
 
 
 /** ruleset_tx_init - start a batch on @net. */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "ruleset.h"
+#include "object.h"
 
 /** enum trans_op - what a transaction record does */
 enum trans_op {
@@ -21,6 +22,8 @@ enum trans_op {
 	TRANS_DELSET,
 	TRANS_NEWSETELEM,
 	TRANS_DELSETELEM,
+	TRANS_NEWOBJ,
+	TRANS_DELOBJ,
 };
 
 /**
@@ -37,6 +40,8 @@ enum trans_op {
  * @rule: rule (rule ops)
  * @set: set (set and element ops)
  * @elem: element (element ops)
+ * @obj: object (object ops)
+ * @obj_upd: NEWOBJ update: the object's data once committed (owned)
  * @id: NFTA_{CHAIN,RULE,SET}_ID of a new object, 0 if none
  * @update: NEWTABLE/NEWCHAIN updating an existing object
  * @upd_flags: new table flags
@@ -56,6 +61,8 @@ struct trans {
 	struct rule *rule;
 	struct set *set;
 	struct set_elem *elem;
+	struct object *obj;
+	union obj_data *obj_upd;
 	uint32_t id;
 	bool update;
 	uint32_t upd_flags;

@@ -21,15 +21,6 @@ static const struct attr_policy batch_policy[NFNL_BATCH_MAX + 1] = {
 	[NFNL_BATCH_GENID] = { .kind = ATTR_U32 },
 };
 
-static const struct attr_policy obj_policy[NFTA_OBJ_MAX + 1] = {
-	[NFTA_OBJ_TABLE] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
-	[NFTA_OBJ_NAME] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
-	[NFTA_OBJ_TYPE] = { .kind = ATTR_U32 },
-	[NFTA_OBJ_DATA] = { .kind = ATTR_NESTED },
-	[NFTA_OBJ_HANDLE] = { .kind = ATTR_U64 },
-	[NFTA_OBJ_USERDATA] = { .kind = ATTR_BINARY, .len = USERDATA_MAXLEN },
-};
-
 static const struct attr_policy flowtable_policy[NFTA_FLOWTABLE_MAX + 1] = {
 	[NFTA_FLOWTABLE_TABLE] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
 	[NFTA_FLOWTABLE_NAME] = { .kind = ATTR_STRING, .len = NAME_MAXLEN - 1 },
@@ -84,6 +75,18 @@ static const struct nfnl_cb nft_cbs[] = {
 	[NFT_MSG_DESTROYSETELEM] = { .call = nfnl_delsetelem, .batch = true,
 				     .attr_count = NFTA_SET_ELEM_LIST_MAX,
 				     .policy = nfnl_setelem_list_policy },
+	[NFT_MSG_NEWOBJ] = { .call = nfnl_newobj, .batch = true,
+			     .attr_count = NFTA_OBJ_MAX, .policy = nfnl_obj_policy },
+	[NFT_MSG_GETOBJ] = { .call = nfnl_getobj, .dump = nfnl_dumpobjs,
+			     .attr_count = NFTA_OBJ_MAX, .policy = nfnl_obj_policy },
+	[NFT_MSG_GETOBJ_RESET] = { .call = nfnl_getobj, .dump = nfnl_dumpobjs,
+				   .attr_count = NFTA_OBJ_MAX,
+				   .policy = nfnl_obj_policy },
+	[NFT_MSG_DELOBJ] = { .call = nfnl_delobj, .batch = true,
+			     .attr_count = NFTA_OBJ_MAX, .policy = nfnl_obj_policy },
+	[NFT_MSG_DESTROYOBJ] = { .call = nfnl_delobj, .batch = true,
+				 .attr_count = NFTA_OBJ_MAX,
+				 .policy = nfnl_obj_policy },
 #define UNSUPPORTED(new, get, del, destroy, max, pol)				\
 	[new] = { .call = nfnl_unsupported_new, .batch = true,			\
 		  .attr_count = max, .policy = pol },				\
@@ -93,8 +96,6 @@ static const struct nfnl_cb nft_cbs[] = {
 		  .attr_count = max, .policy = pol },				\
 	[destroy] = { .call = nfnl_unsupported_del, .batch = true,		\
 		      .attr_count = max, .policy = pol }
-	UNSUPPORTED(NFT_MSG_NEWOBJ, NFT_MSG_GETOBJ, NFT_MSG_DELOBJ, NFT_MSG_DESTROYOBJ,
-		    NFTA_OBJ_MAX, obj_policy),
 	UNSUPPORTED(NFT_MSG_NEWFLOWTABLE, NFT_MSG_GETFLOWTABLE, NFT_MSG_DELFLOWTABLE,
 		    NFT_MSG_DESTROYFLOWTABLE, NFTA_FLOWTABLE_MAX, flowtable_policy),
 #undef UNSUPPORTED
@@ -347,6 +348,7 @@ static void notify_one(const struct trans *tr, void *data)
 		[TRANS_NEWSET] = NFT_MSG_NEWSET, [TRANS_DELSET] = NFT_MSG_DELSET,
 		[TRANS_NEWSETELEM] = NFT_MSG_NEWSETELEM,
 		[TRANS_DELSETELEM] = NFT_MSG_DELSETELEM,
+		[TRANS_NEWOBJ] = NFT_MSG_NEWOBJ, [TRANS_DELOBJ] = NFT_MSG_DELOBJ,
 	};
 	bool listeners = nfnl_has_listeners(net, NFNLGRP_NFTABLES);
 	struct nfnl_buf *bufs[2] = { listeners ? &nc->events : NULL,
@@ -396,6 +398,12 @@ static void notify_one(const struct trans *tr, void *data)
 			nfnl_setelem_notify_fill(b, net, tr->portid, tr->seq, ev,
 						 flags & (NLM_F_CREATE | NLM_F_EXCL),
 						 tr->set, tr->elem);
+			break;
+		case TRANS_NEWOBJ:
+		case TRANS_DELOBJ:
+			nfnl_obj_fill(b, net, tr->portid, tr->seq, ev,
+				      flags & (NLM_F_CREATE | NLM_F_EXCL),
+				      tr->family, tr->obj, false);
 			break;
 		}
 	}
@@ -561,6 +569,9 @@ ack:
 		struct notify_ctx nc = { .cl = cl };
 		const char *msg = NULL;
 
+		/* nf_tables_commit(): nothing to commit, no new generation */
+		bool empty = list_empty(&tx.records);
+
 		nfnl_buf_init(&nc.events);
 		nfnl_buf_init(&nc.echo);
 		err = ruleset_tx_commit(&tx, notify_one, &nc, &msg);
@@ -569,7 +580,7 @@ ack:
 
 			extack_copy(&ext, msg, NULL);
 			ack(cl, begin, err, &ext);
-		} else {
+		} else if (!empty) {
 			send_events(cl, &nc, &tx);
 		}
 		nfnl_buf_fini(&nc.events);

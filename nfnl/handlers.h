@@ -109,7 +109,23 @@ void nfnl_setelem_notify_fill(struct nfnl_buf *b, struct net *net,
 			      uint16_t flags, const struct set *s,
 			      const struct set_elem *e);
 
-/* nfnl/unsupported.c: objects, flowtables (refused for now) */
+/* nfnl/obj.c */
+extern const struct attr_policy nfnl_obj_policy[];
+int nfnl_newobj(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_delobj(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_getobj(struct nfnl_ctx *ctx, const struct nlattr **cda);
+int nfnl_dumpobjs(struct nfnl_ctx *ctx, const struct nlattr **cda);
+/**
+ * nfnl_obj_fill - one object message, as nf_tables_fill_obj_info()
+ * @reset: zero what the type resets once it is reported (GETOBJ_RESET)
+ */
+void nfnl_obj_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
+		   uint32_t seq, int event, uint16_t flags, uint8_t family,
+		   struct object *obj, bool reset);
+/** nfnl_obj_delete - add a DELOBJ record (no use check: table flush). */
+int nfnl_obj_delete(struct nfnl_ctx *ctx, struct object *obj);
+
+/* nfnl/unsupported.c: flowtables (refused for now) */
 int nfnl_unsupported_new(struct nfnl_ctx *ctx, const struct nlattr **cda);
 int nfnl_unsupported_del(struct nfnl_ctx *ctx, const struct nlattr **cda);
 int nfnl_unsupported_get(struct nfnl_ctx *ctx, const struct nlattr **cda);

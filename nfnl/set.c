@@ -479,6 +479,9 @@ int nfnl_set_delete(struct nfnl_ctx *ctx, struct set *s)
 	if (!tr)
 		return -ENOMEM;
 	tr->family = s->table->family;
+	/* nft_map_deactivate(): the elements let go of their objects */
+	if (s->flags & NFT_SET_OBJECT)
+		ruleset_set_objrefs_put(s, genmask_next(ctx->net));
 	s->genmask |= genmask_next(ctx->net);
 	s->table->use--;
 	return 0;
@@ -559,6 +562,8 @@ static void elem_fill(struct nfnl_buf *b, const struct set *s,
 		else
 			nfnl_data_value_dump(b, NFTA_SET_ELEM_DATA, &e->data);
 	}
+	if (e->obj)
+		nfnl_put_str(b, NFTA_SET_ELEM_OBJREF, e->obj->name);
 	if (e->flags)
 		nfnl_put_be32(b, NFTA_SET_ELEM_FLAGS, e->flags);
 	if (e->timeout) {
@@ -674,6 +679,8 @@ static void set_gc(struct set *s)
 		list_del(&e->list);
 		if (e->verdict.chain)
 			e->verdict.chain->use--;
+		if (e->obj)
+			e->obj->use--;
 		s->nelems--;
 		ruleset_elem_free(e);
 	}
@@ -799,11 +806,20 @@ static int elem_parse(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *
 	err = elem_timeout_parse(s, nla, e);
 	if (err)
 		return err;
-	if (nla[NFTA_SET_ELEM_EXPR] || nla[NFTA_SET_ELEM_EXPRESSIONS] ||
-	    nla[NFTA_SET_ELEM_OBJREF]) {
-		extack_set(ctx->ext, "nfbpfd: element expressions and "
-			   "object references are not supported yet", NULL);
+	if (nla[NFTA_SET_ELEM_EXPR] || nla[NFTA_SET_ELEM_EXPRESSIONS]) {
+		extack_set(ctx->ext, "nfbpfd: element expressions are not "
+			   "supported yet", NULL);
 		return -EOPNOTSUPP;
+	}
+	if (nla[NFTA_SET_ELEM_OBJREF]) {
+		char name[NAME_MAXLEN];
+
+		/* the reference is taken once the element is added */
+		nfnl_attr_strlcpy(name, nla[NFTA_SET_ELEM_OBJREF], sizeof(name));
+		e->obj = ruleset_obj_lookup(s->table, name, s->objtype,
+					    genmask_next(ctx->net));
+		if (!e->obj)
+			return -ENOENT;
 	}
 	if (nla[NFTA_SET_ELEM_DATA]) {
 		if (s->dtype == NFT_DATA_VERDICT) {
@@ -825,7 +841,7 @@ static int elem_parse(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *
 static bool elem_same_data(const struct set *s, const struct set_elem *a,
 			   const struct set_elem *b)
 {
-	if (a->has_data != b->has_data)
+	if (a->has_data != b->has_data || a->obj != b->obj)
 		return false;
 	if (!a->has_data)
 		return true;
@@ -874,6 +890,8 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 	e->genmask = genmask_cur(ctx->net);
 	if (e->verdict.chain)
 		e->verdict.chain->use++;
+	if (e->obj)
+		e->obj->use++;
 	s->nelems++;
 	list_add_tail(&e->list, &s->elems);
 	return 0;
@@ -915,6 +933,8 @@ static int del_elem(struct nfnl_ctx *ctx, struct set *s, struct set_elem *e)
 	e->genmask |= genmask_next(ctx->net);
 	if (e->verdict.chain)
 		e->verdict.chain->use--;
+	if (e->obj)
+		e->obj->use--;
 	s->nelems--;
 	return 0;
 }

@@ -179,10 +179,11 @@ out_free_table:
 	return err;
 }
 
-/* flush_table - nft_flush_table(): rules, sets, chains, then the table */
+/* flush_table - nft_flush_table(): rules, sets, objects, chains, the table */
 static int flush_table(struct nfnl_ctx *ctx, struct table *t)
 {
 	uint8_t mask = genmask_next(ctx->net);
+	struct object *obj, *on;
 	struct chain *c, *cn;
 	struct set *s, *sn;
 	struct trans *tr;
@@ -207,6 +208,13 @@ static int flush_table(struct nfnl_ctx *ctx, struct table *t)
 		if ((s->flags & NFT_SET_ANONYMOUS) && s->use)
 			continue;
 		err = nfnl_set_delete(ctx, s);
+		if (err)
+			return err;
+	}
+	list_for_each_entry_safe(obj, on, &t->objects, list) {
+		if (!active(obj->genmask, mask))
+			continue;
+		err = nfnl_obj_delete(ctx, obj);
 		if (err)
 			return err;
 	}

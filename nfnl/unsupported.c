@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * unsupported.c - object types nfbpfd does not model yet: stateful
- * objects and flowtables.
+ * unsupported.c - object types nfbpfd does not model yet: flowtables.
  *
  * Creating one is refused with EOPNOTSUPP and a message (never accepted
  * and dropped). Since none can exist, their dumps are truthfully empty and
@@ -16,7 +15,6 @@
 int nfnl_unsupported_new(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
 	static const char *const what[] = {
-		[NFT_MSG_NEWOBJ] = "nfbpfd: stateful objects are not supported yet",
 		[NFT_MSG_NEWFLOWTABLE] = "nfbpfd: flowtables are not supported yet",
 	};
 	uint8_t msg = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type);
@@ -28,23 +26,18 @@ int nfnl_unsupported_new(struct nfnl_ctx *ctx, const struct nlattr **cda)
 }
 
 /*
- * nfnl_unsupported_del - DELOBJ/DELFLOWTABLE (and DESTROY): none can exist,
- * so after the kernel's own checks the answer is ENOENT on the attribute
- * that named the object (nf_tables_delobj, nf_tables_delflowtable).
+ * nfnl_unsupported_del - DELFLOWTABLE (and DESTROY): none can exist, so
+ * after the kernel's own checks the answer is ENOENT on the attribute that
+ * named the flowtable (nf_tables_delflowtable).
  */
 int nfnl_unsupported_del(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
-	bool obj = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DELOBJ ||
-		   NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYOBJ;
-	bool destroy = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYOBJ ||
-		       NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYFLOWTABLE;
-	/* NFTA_OBJ_{TABLE,NAME,HANDLE} = 1, 2, 6; NFTA_FLOWTABLE_* = 1, 2, 5 */
-	const struct nlattr *table = cda[1], *name = cda[2];
-	const struct nlattr *handle = obj ? cda[NFTA_OBJ_HANDLE] : cda[NFTA_FLOWTABLE_HANDLE];
+	bool destroy = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYFLOWTABLE;
+	const struct nlattr *table = cda[NFTA_FLOWTABLE_TABLE];
+	const struct nlattr *name = cda[NFTA_FLOWTABLE_NAME];
+	const struct nlattr *handle = cda[NFTA_FLOWTABLE_HANDLE];
 
-	if (obj && (!cda[NFTA_OBJ_TYPE] || (!name && !handle)))
-		return -EINVAL;
-	if (!obj && !name && !handle)
+	if (!name && !handle)
 		return -EINVAL;
 	if (!nfnl_table_get(ctx, table, genmask_next(ctx->net))) {
 		extack_set(ctx->ext, NULL, table);

@@ -126,6 +126,59 @@ struct set *ruleset_set_lookup_handle(struct table *t, uint64_t handle,
 	return NULL;
 }
 
+struct object *ruleset_obj_lookup(struct table *t, const char *name,
+				  uint32_t type, uint8_t mask)
+{
+	struct object *obj;
+
+	list_for_each_entry(obj, &t->objects, list) {
+		if (obj->type == type && active(obj->genmask, mask) &&
+		    !strcmp(obj->name, name))
+			return obj;
+	}
+	return NULL;
+}
+
+struct object *ruleset_obj_lookup_handle(struct table *t, uint64_t handle,
+					 uint32_t type, uint8_t mask)
+{
+	struct object *obj;
+
+	list_for_each_entry(obj, &t->objects, list) {
+		if (obj->type == type && active(obj->genmask, mask) &&
+		    obj->handle == handle)
+			return obj;
+	}
+	return NULL;
+}
+
+struct object *ruleset_obj_alloc(struct table *t, const char *name,
+				 uint32_t type)
+{
+	struct object *obj = calloc(1, sizeof(*obj));
+
+	if (!obj)
+		return NULL;
+	obj->name = strdup(name);
+	if (!obj->name) {
+		free(obj);
+		return NULL;
+	}
+	obj->table = t;
+	obj->type = type;
+	list_init(&obj->list);
+	return obj;
+}
+
+void ruleset_obj_free(struct object *obj)
+{
+	if (!obj)
+		return;
+	free(obj->udata.data);
+	free(obj->name);
+	free(obj);
+}
+
 struct table *ruleset_table_alloc(struct net *net, const char *name,
 				  uint8_t family)
 {
@@ -143,11 +196,13 @@ struct table *ruleset_table_alloc(struct net *net, const char *name,
 	list_init(&t->list);
 	list_init(&t->chains);
 	list_init(&t->sets);
+	list_init(&t->objects);
 	return t;
 }
 
 void ruleset_table_free(struct table *t)
 {
+	struct object *obj, *on;
 	struct chain *c, *cn;
 	struct set *s, *sn;
 
@@ -165,6 +220,10 @@ void ruleset_table_free(struct table *t)
 	list_for_each_entry_safe(s, sn, &t->sets, list) {
 		list_del(&s->list);
 		ruleset_set_free(s);
+	}
+	list_for_each_entry_safe(obj, on, &t->objects, list) {
+		list_del(&obj->list);
+		ruleset_obj_free(obj);
 	}
 	list_for_each_entry_safe(c, cn, &t->chains, list) {
 		list_del(&c->list);
@@ -281,6 +340,26 @@ void ruleset_elem_free(struct set_elem *e)
 		return;
 	free(e->udata.data);
 	free(e);
+}
+
+void ruleset_set_objrefs_get(struct set *s, uint8_t mask)
+{
+	struct set_elem *e;
+
+	list_for_each_entry(e, &s->elems, list) {
+		if (e->obj && active(e->genmask, mask))
+			e->obj->use++;
+	}
+}
+
+void ruleset_set_objrefs_put(struct set *s, uint8_t mask)
+{
+	struct set_elem *e;
+
+	list_for_each_entry(e, &s->elems, list) {
+		if (e->obj && active(e->genmask, mask))
+			e->obj->use--;
+	}
 }
 
 void ruleset_set_free(struct set *s)

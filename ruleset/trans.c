@@ -84,6 +84,10 @@ static void unlink_deleted(struct trans *tr)
 	case TRANS_DELSETELEM:
 		list_del(&tr->elem->list);
 		break;
+	case TRANS_DELOBJ:
+		list_del(&tr->obj->list);
+		tr->table->nobjects--;
+		break;
 	default:
 		break;
 	}
@@ -106,6 +110,9 @@ static void free_deleted(struct trans *tr)
 		break;
 	case TRANS_DELSETELEM:
 		ruleset_elem_free(tr->elem);
+		break;
+	case TRANS_DELOBJ:
+		ruleset_obj_free(tr->obj);
 		break;
 	default:
 		break;
@@ -139,6 +146,13 @@ static void apply(struct trans *tr)
 	case TRANS_NEWSETELEM:
 		if (!tr->update)
 			tr->elem->genmask = 0;
+		break;
+	case TRANS_NEWOBJ:
+		/* nft_obj_commit_update(): the merged state was built at parse */
+		if (tr->obj_upd)
+			tr->obj->data = *tr->obj_upd;
+		else
+			tr->obj->genmask = 0;
 		break;
 	default:
 		break;
@@ -190,6 +204,7 @@ static void sweep_anonymous_sets(struct net *net)
 		list_for_each_entry_safe(s, sn, &t->sets, list) {
 			if (!(s->flags & NFT_SET_ANONYMOUS_) || s->use)
 				continue;
+			ruleset_set_objrefs_put(s, genmask_cur(net));
 			list_del(&s->list);
 			t->use--;
 			ruleset_set_free(s);
@@ -204,6 +219,7 @@ static void tx_free_records(struct tx *tx)
 	list_for_each_entry_safe(tr, tn, &tx->records, list) {
 		list_del(&tr->list);
 		free(tr->upd_name);
+		free(tr->obj_upd);
 		free(tr);
 	}
 }
@@ -294,6 +310,7 @@ static void undo(struct trans *tr, struct net *net)
 		break;
 	case TRANS_DELSET:
 		tr->set->genmask &= ~genmask_next(net);
+		ruleset_set_objrefs_get(tr->set, genmask_next(net));
 		tr->table->use++;
 		break;
 	case TRANS_NEWSETELEM:
@@ -302,6 +319,8 @@ static void undo(struct trans *tr, struct net *net)
 		list_del(&tr->elem->list);
 		if (tr->elem->verdict.chain)
 			tr->elem->verdict.chain->use--;
+		if (tr->elem->obj)
+			tr->elem->obj->use--;
 		tr->set->nelems--;
 		ruleset_elem_free(tr->elem);
 		break;
@@ -309,7 +328,21 @@ static void undo(struct trans *tr, struct net *net)
 		tr->elem->genmask &= ~genmask_next(net);
 		if (tr->elem->verdict.chain)
 			tr->elem->verdict.chain->use++;
+		if (tr->elem->obj)
+			tr->elem->obj->use++;
 		tr->set->nelems++;
+		break;
+	case TRANS_NEWOBJ:
+		if (!tr->obj_upd) {
+			list_del(&tr->obj->list);
+			tr->table->use--;
+			tr->table->nobjects--;
+			ruleset_obj_free(tr->obj);
+		}
+		break;
+	case TRANS_DELOBJ:
+		tr->obj->genmask &= ~genmask_next(net);
+		tr->table->use++;
 		break;
 	}
 }

@@ -55,7 +55,7 @@ printf '#include <libmnl/libmnl.h>\nint main(void) { return mnl_nlmsg_size(0) < 
 	skip "libmnl (libmnl-dev) not found"
 
 SOURCES=
-for f in "$SRC"/nfnl/*.c "$SRC"/nfnl/expr/*.c "$SRC"/ruleset/*.c "$SRC"/ruleset/expr/*.c; do
+for f in "$SRC"/nfnl/*.c "$SRC"/nfnl/expr/*.c "$SRC"/nfnl/obj/*.c "$SRC"/ruleset/*.c "$SRC"/ruleset/expr/*.c; do
 	[ "$(basename "$f")" = daemon.c ] && [ "$(dirname "$f")" = "$SRC/nfnl" ] && continue
 	SOURCES="$SOURCES $f"
 done
