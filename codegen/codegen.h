@@ -492,6 +492,7 @@ extern const struct codegen_expr_ops codegen_expr_exthdr;
 extern const struct codegen_expr_ops codegen_expr_log;
 extern const struct codegen_expr_ops codegen_expr_numgen;
 extern const struct codegen_expr_ops codegen_expr_hash;
+extern const struct codegen_expr_ops codegen_expr_objref;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 

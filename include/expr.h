@@ -39,6 +39,7 @@ enum expr_type {
 	EXPR_LOG,
 	EXPR_NUMGEN,
 	EXPR_HASH,
+	EXPR_OBJREF,
 	__EXPR_MAX
 };
 

@@ -70,6 +70,14 @@ void nfnl_data_value_dump(struct nfnl_buf *b, uint16_t type,
 			  const struct data_value *v);
 void nfnl_data_verdict_dump(struct nfnl_buf *b, uint16_t type,
 			    const struct verdict *vd);
+/**
+ * nfnl_set_lookup_global - nft_set_lookup_global(): the set named @name
+ * (may be NULL), else the one created in this batch with NFTA_*_SET_ID @id
+ * Return: the set, NULL if none.
+ */
+struct set *nfnl_set_lookup_global(const struct nfnl_expr_ctx *ctx,
+				   const struct nlattr *name,
+				   const struct nlattr *id);
 /** nfnl_u32_check - nft_parse_u32_check(): -ERANGE above @max. */
 int nfnl_u32_check(const struct nlattr *a, uint32_t max, uint32_t *out);
 

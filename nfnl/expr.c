@@ -14,7 +14,8 @@ extern const struct nfnl_expr_ops nfnl_expr_immediate, nfnl_expr_cmp,
 	nfnl_expr_payload, nfnl_expr_meta, nfnl_expr_counter,
 	nfnl_expr_bitwise, nfnl_expr_lookup, nfnl_expr_range,
 	nfnl_expr_byteorder, nfnl_expr_ct, nfnl_expr_exthdr, nfnl_expr_log,
-	nfnl_expr_numgen, nfnl_expr_hash;
+	nfnl_expr_numgen, nfnl_expr_hash,
+	nfnl_expr_objref;
 
 const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &nfnl_expr_immediate,
@@ -31,7 +32,24 @@ const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_LOG] = &nfnl_expr_log,
 	[EXPR_NUMGEN] = &nfnl_expr_numgen,
 	[EXPR_HASH] = &nfnl_expr_hash,
+	[EXPR_OBJREF] = &nfnl_expr_objref,
 };
+
+struct set *nfnl_set_lookup_global(const struct nfnl_expr_ctx *ctx,
+				   const struct nlattr *name,
+				   const struct nlattr *id)
+{
+	char buf[NAME_MAXLEN];
+	struct set *s = NULL;
+
+	if (name) {
+		nfnl_attr_strlcpy(buf, name, sizeof(buf));
+		s = ruleset_set_lookup(ctx->table, buf, genmask_next(ctx->net));
+	}
+	if (!s && id && ctx->tx)
+		s = ruleset_tx_find_set_id(ctx->tx, ctx->table, nfnl_attr_be32(id));
+	return s;
+}
 
 static int parse_register(const struct nlattr *a, uint8_t *reg)
 {

@@ -41,7 +41,7 @@ static const struct attr_policy expr_policy[NFTA_EXPR_MAX + 1] = {
 /* expression types the kernel has that nfbpfd does not model yet */
 static const char *const kernel_exprs[] = {
 	"ct", "log", "limit", "reject", "nat", "masq", "redir", "exthdr",
-	"dynset", "objref", "quota", "fib", "socket", "rt", "notrack",
+	"dynset", "quota", "fib", "socket", "rt", "notrack",
 	"queue", "dup", "fwd", "tproxy", "synproxy", "hash", "numgen", "osf",
 	"xfrm", "tunnel", "connlimit", "last", "flow_offload", "inner",
 	"match", "target", "cmp", "lookup", "meta", "counter", NULL,

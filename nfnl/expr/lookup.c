@@ -13,21 +13,6 @@ static const struct attr_policy lookup_policy[NFTA_LOOKUP_MAX + 1] = {
 	[NFTA_LOOKUP_FLAGS] = { .kind = ATTR_U32 },
 };
 
-/* set_lookup_global - nft_set_lookup_global(): by name, then by batch id */
-static struct set *set_lookup_global(const struct nfnl_expr_ctx *ctx,
-				     const struct nlattr *name,
-				     const struct nlattr *id)
-{
-	char buf[NAME_MAXLEN];
-	struct set *s;
-
-	nfnl_attr_strlcpy(buf, name, sizeof(buf));
-	s = ruleset_set_lookup(ctx->table, buf, genmask_next(ctx->net));
-	if (!s && id && ctx->tx)
-		s = ruleset_tx_find_set_id(ctx->tx, ctx->table, nfnl_attr_be32(id));
-	return s;
-}
-
 static int lookup_parse(const struct nfnl_expr_ctx *ctx, void *p,
 			const struct nlattr **tb)
 {
@@ -38,7 +23,7 @@ static int lookup_parse(const struct nfnl_expr_ctx *ctx, void *p,
 
 	if (!tb[NFTA_LOOKUP_SET] || !tb[NFTA_LOOKUP_SREG])
 		return -EINVAL;
-	s = set_lookup_global(ctx, tb[NFTA_LOOKUP_SET], tb[NFTA_LOOKUP_SET_ID]);
+	s = nfnl_set_lookup_global(ctx, tb[NFTA_LOOKUP_SET], tb[NFTA_LOOKUP_SET_ID]);
 	if (!s)
 		return -ENOENT;
 	err = nfnl_reg_load(tb[NFTA_LOOKUP_SREG], &priv->sreg, s->klen);

@@ -475,3 +475,79 @@ Test(obj, objref_rule_refused_naming_the_expression)
 	cr_assert(strstr(ext_msg(), "'objref'"), "got \"%s\"", ext_msg());
 	cr_assert(list_empty(&cl.net->tables));
 }
+
+/* rule - a NEWRULE in chain "ch" with one objref built by @fill */
+static void objref_rule(void (*fill)(struct nlmsghdr *nlh))
+{
+	struct nlmsghdr *nlh = msg(NFT_MSG_NEWRULE, NLM_F_CREATE | NLM_F_APPEND,
+				   NFPROTO_IPV4);
+	struct nlattr *exprs, *e, *data;
+
+	mnl_attr_put_strz(nlh, NFTA_RULE_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_RULE_CHAIN, "ch");
+	exprs = mnl_attr_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
+	e = mnl_attr_nest_start(nlh, NFTA_LIST_ELEM);
+	mnl_attr_put_strz(nlh, NFTA_EXPR_NAME, "objref");
+	data = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
+	fill(nlh);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, e);
+	mnl_attr_nest_end(nlh, exprs);
+	done(nlh);
+}
+
+static void chain_ch(void)
+{
+	struct nlmsghdr *nlh = msg(NFT_MSG_NEWCHAIN, NLM_F_CREATE, NFPROTO_IPV4);
+
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_NAME, "ch");
+	done(nlh);
+}
+
+static void imm_missing(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_strz(nlh, NFTA_OBJREF_IMM_NAME, "nope");
+	mnl_attr_put_u32(nlh, NFTA_OBJREF_IMM_TYPE, htobe32(NFT_OBJECT_COUNTER));
+}
+
+static void imm_no_type(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_strz(nlh, NFTA_OBJREF_IMM_NAME, "c");
+}
+
+static void map_not_object(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_u32(nlh, NFTA_OBJREF_SET_SREG, htobe32(NFT_REG_1));
+	mnl_attr_put_strz(nlh, NFTA_OBJREF_SET_NAME, "plain");
+}
+
+Test(obj, objref_parse_errors_come_before_the_dataplane)
+{
+	struct nlmsghdr *nlh;
+
+	begin();
+	table(NFPROTO_IPV4);
+	chain_ch();
+	objref_rule(imm_missing);
+	cr_assert_eq(end(), -ENOENT, "nft_objref_init(): no such object");
+
+	begin();
+	table(NFPROTO_IPV4);
+	chain_ch();
+	objref_rule(imm_no_type);
+	cr_assert_eq(end(), -EOPNOTSUPP, "nft_objref_select_ops()");
+
+	begin();
+	table(NFPROTO_IPV4);
+	chain_ch();
+	nlh = msg(NFT_MSG_NEWSET, NLM_F_CREATE, NFPROTO_IPV4);
+	mnl_attr_put_strz(nlh, NFTA_SET_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_SET_NAME, "plain");
+	mnl_attr_put_u32(nlh, NFTA_SET_KEY_LEN, htobe32(4));
+	mnl_attr_put_u32(nlh, NFTA_SET_ID, htobe32(1));
+	done(nlh);
+	objref_rule(map_not_object);
+	cr_assert_eq(end(), -EINVAL, "the map form needs an object map");
+	cr_assert(list_empty(&cl.net->tables));
+}
