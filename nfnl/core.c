@@ -429,6 +429,10 @@ static void send_events(struct client *cl, struct notify_ctx *nc, struct tx *tx)
 			cl->out.buf.len += nc->echo.len;
 		}
 		nfnl_out_cut(&cl->out);
+		/* nf_tables_gen_notify() reports the generation to it too */
+		nfnl_gen_fill(&cl->out.buf, net, tx->portid, tx->seq,
+			      NFT_MSG_NEWGEN, tx->pid, tx->comm);
+		nfnl_out_cut(&cl->out);
 	}
 }
 
