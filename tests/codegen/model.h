@@ -76,6 +76,7 @@ static inline struct table *tm_table(struct net *net, const char *name,
 	t->genmask = genmask_cur(net);	/* added in this batch */
 	list_init(&t->chains);
 	list_init(&t->sets);
+	list_init(&t->objects);
 	list_add_tail(&t->list, &net->tables);
 	return t;
 }
