@@ -43,6 +43,21 @@ add rule ip t in jump other
 """
 
 
+OBJECTS = """
+add table inet o
+add counter inet o c { packets 1 bytes 2; comment "c"; }
+add quota inet o q { over 1 mbytes used 10 bytes; }
+add limit inet o l { rate 10/second burst 3 packets; }
+add limit inet o lb { rate over 1 kbytes/second; }
+add ct helper inet o h { type "ftp" protocol tcp; l3proto inet; }
+add ct timeout inet o tt { protocol tcp; l3proto ip; policy = { established: 100 }; }
+add ct expectation inet o ex { protocol tcp; dport 21; timeout 1s; size 1; l3proto ip; }
+add synproxy inet o sp { mss 1460; wscale 7; timestamp sack-perm; }
+add map inet o cm { type inet_service : counter; elements = { 80 : "c" }; }
+add map inet o qm { type ipv4_addr : quota; flags interval; elements = { 10.0.0.0/8 : "q" }; }
+"""
+
+
 def ip_chain(fam="ip", hook="input"):
     return ("add table %s t\nadd chain %s t c { type filter hook %s priority 0; }\n"
             % (fam, fam, hook))
@@ -170,6 +185,14 @@ SCENARIOS = [
     ("reset_counters", BASE, ["reset", "counters"], None),
     ("handles_monitor_trace", BASE, ["-a", "-e", "add", "rule", "ip", "t", "other", "ip", "daddr", "1.1.1.1", "counter"], None),
     ("bad_delete", None, ["delete", "table", "ip", "nosuch"], None),
+    ("objects", None, ["-f", "-"], OBJECTS),
+    ("objects_update_delete", OBJECTS, ["-f", "-"],
+     "add quota inet o q { 2 mbytes; }\nadd synproxy inet o sp { mss 536; wscale 0; }\n"
+     "delete element inet o cm { 80 }\ndelete counter inet o c\n"
+     "delete limit inet o handle 4\ndelete ct timeout inet o tt\n"),
+    ("objects_list", OBJECTS, ["list", "ruleset"], None),
+    ("objects_reset", OBJECTS, ["reset", "quotas"], None),
+    ("objects_delete_table", OBJECTS, ["delete", "table", "inet", "o"], None),
 ]
 
 
