@@ -14,6 +14,7 @@
 #include <linux/netfilter.h>
 
 #include "nfnl.h"
+#include "nfnl_compat.h"
 #include "ruleset_api.h"
 
 void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude,
@@ -549,5 +550,80 @@ Test(obj, objref_parse_errors_come_before_the_dataplane)
 	done(nlh);
 	objref_rule(map_not_object);
 	cr_assert_eq(end(), -EINVAL, "the map form needs an object map");
+	cr_assert(list_empty(&cl.net->tables));
+}
+
+Test(obj, destroy_absent_is_ok_delete_absent_is_enoent)
+{
+	struct nlmsghdr *nlh;
+
+	begin();
+	table(NFPROTO_IPV4);
+	nlh = msg(NFT_MSG_DESTROYOBJ, 0, NFPROTO_IPV4);
+	mnl_attr_put_strz(nlh, NFTA_OBJ_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_OBJ_NAME, "nope");
+	mnl_attr_put_u32(nlh, NFTA_OBJ_TYPE, htobe32(NFT_OBJECT_QUOTA));
+	done(nlh);
+	cr_assert_eq(end(), 0);
+
+	begin();
+	nlh = msg(NFT_MSG_DELOBJ, 0, NFPROTO_IPV4);
+	mnl_attr_put_strz(nlh, NFTA_OBJ_TABLE, "t");
+	mnl_attr_put_u64(nlh, NFTA_OBJ_HANDLE, htobe64(42));
+	mnl_attr_put_u32(nlh, NFTA_OBJ_TYPE, htobe32(NFT_OBJECT_QUOTA));
+	done(nlh);
+	cr_assert_eq(end(), -ENOENT);
+
+	begin();
+	nlh = msg(NFT_MSG_DELOBJ, 0, NFPROTO_IPV4);
+	mnl_attr_put_strz(nlh, NFTA_OBJ_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_OBJ_NAME, "nope");
+	done(nlh);
+	cr_assert_eq(end(), -EINVAL, "NFTA_OBJ_TYPE is mandatory");
+}
+
+static void quota_obj(uint64_t bytes, uint64_t used)
+{
+	struct nlattr *d;
+	struct nlmsghdr *nlh = obj_start(NFPROTO_IPV4, "q", NFT_OBJECT_QUOTA, &d);
+
+	mnl_attr_put_u64(nlh, NFTA_QUOTA_BYTES, htobe64(bytes));
+	mnl_attr_put_u64(nlh, NFTA_QUOTA_CONSUMED, htobe64(used));
+	obj_end(nlh, d);
+}
+
+Test(obj, quota_update_at_commit_only_and_table_flush_takes_objects)
+{
+	struct object *q;
+	struct nlmsghdr *nlh;
+
+	begin();
+	table(NFPROTO_IPV4);
+	quota_obj(100, 50);
+	cr_assert_eq(end(), 0);
+	q = ruleset_obj_lookup(the_table(NFPROTO_IPV4), "q", NFT_OBJECT_QUOTA,
+			       genmask_cur(cl.net));
+	cr_assert_not_null(q);
+
+	/* an update in a failed batch changes nothing */
+	begin();
+	quota_obj(200, 0);
+	del_counter("nope");
+	cr_assert_eq(end(), -ENOENT);
+	cr_assert_eq(q->data.quota.quota, 100);
+
+	/* nft_quota_obj_update(): the quota changes, what was used stays */
+	begin();
+	quota_obj(300, 0);
+	cr_assert_eq(end(), 0);
+	cr_assert_eq(q->data.quota.quota, 300);
+	cr_assert_eq(q->data.quota.consumed, 50);
+	cr_assert_eq(q->handle, 1, "an update takes no handle");
+
+	begin();
+	nlh = msg(NFT_MSG_DELTABLE, 0, NFPROTO_IPV4);
+	mnl_attr_put_strz(nlh, NFTA_TABLE_NAME, "t");
+	done(nlh);
+	cr_assert_eq(end(), 0);
 	cr_assert(list_empty(&cl.net->tables));
 }
