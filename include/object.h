@@ -120,6 +120,7 @@ union obj_data {
 /**
  * struct object - a named stateful object
  * @list: in table->objects, in creation order
+ * @hnext: next in its table->obj_hash chain
  * @table: owning table
  * @name: owned
  * @type: NFT_OBJECT_*
@@ -131,6 +132,7 @@ union obj_data {
  */
 struct object {
 	struct list_head list;
+	struct object *hnext;
 	struct table *table;
 	char *name;
 	uint32_t type;

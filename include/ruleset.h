@@ -54,8 +54,11 @@ struct userdata {
  * @udata: user data
  * @chains: struct chain list
  * @sets: struct set list
- * @objects: struct object list (include/object.h)
+ * @objects: struct object list (include/object.h), in creation order
  * @nobjects: objects in @objects, any generation (daemon limit)
+ * @obj_hash: @objects indexed by (name, type), @obj_hash_size chains
+ *	      (owned; see ruleset_obj_link())
+ * @obj_hash_size: power of two, 0 before the first object
  */
 struct table {
 	struct list_head list;
@@ -74,6 +77,8 @@ struct table {
 	struct list_head sets;
 	struct list_head objects;
 	uint32_t nobjects;
+	struct object **obj_hash;
+	uint32_t obj_hash_size;
 };
 
 /**

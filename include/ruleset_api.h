@@ -94,6 +94,13 @@ struct object *ruleset_obj_alloc(struct table *t, const char *name,
 				 uint32_t type);
 /** ruleset_obj_free - free @obj (NULL: no-op); nothing may refer to it. */
 void ruleset_obj_free(struct object *obj);
+/**
+ * ruleset_obj_link - add @obj to its table's list and name index
+ * Return: 0, or -ENOMEM (then @obj is not linked).
+ */
+int ruleset_obj_link(struct object *obj);
+/** ruleset_obj_unlink - take @obj out of its table's list and index. */
+void ruleset_obj_unlink(struct object *obj);
 
 
 /** ruleset_tx_init - start a batch on @net. */

@@ -194,14 +194,16 @@ int nfnl_newobj(struct nfnl_ctx *ctx, const struct nlattr **cda)
 			goto out_free_obj;
 	}
 	obj->genmask = genmask_cur(ctx->net);
+	err = ruleset_obj_link(obj);
+	if (err)
+		goto out_free_obj;
 	tr = obj_tx_add(ctx, TRANS_NEWOBJ, obj);
 	if (!tr) {
+		ruleset_obj_unlink(obj);
 		err = -ENOMEM;
 		goto out_free_obj;
 	}
-	list_add_tail(&obj->list, &t->objects);
 	t->use++;
-	t->nobjects++;
 	return 0;
 
 out_free_obj:

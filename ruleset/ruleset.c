@@ -126,12 +126,84 @@ struct set *ruleset_set_lookup_handle(struct table *t, uint64_t handle,
 	return NULL;
 }
 
+/* obj_hash - FNV-1a of (name, type), the kernel's nft_objname_hash key */
+static uint32_t obj_hash(const char *name, uint32_t type)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return (h ^ type) * 16777619u;
+}
+
+static void obj_hash_insert(struct table *t, struct object *obj)
+{
+	uint32_t b = obj_hash(obj->name, obj->type) & (t->obj_hash_size - 1);
+
+	obj->hnext = t->obj_hash[b];
+	t->obj_hash[b] = obj;
+}
+
+/* obj_hash_grow - keep chains short: at most one object per bucket on average */
+static int obj_hash_grow(struct table *t)
+{
+	uint32_t size = t->obj_hash_size ? t->obj_hash_size * 2 : 16;
+	struct object **old = t->obj_hash, *obj, *next;
+	uint32_t i, oldsize = t->obj_hash_size;
+
+	t->obj_hash = calloc(size, sizeof(*t->obj_hash));
+	if (!t->obj_hash) {
+		t->obj_hash = old;
+		return -ENOMEM;
+	}
+	t->obj_hash_size = size;
+	for (i = 0; i < oldsize; i++) {
+		for (obj = old[i]; obj; obj = next) {
+			next = obj->hnext;
+			obj_hash_insert(t, obj);
+		}
+	}
+	free(old);
+	return 0;
+}
+
+int ruleset_obj_link(struct object *obj)
+{
+	struct table *t = obj->table;
+
+	if (t->nobjects >= t->obj_hash_size && obj_hash_grow(t))
+		return -ENOMEM;
+	obj_hash_insert(t, obj);
+	list_add_tail(&obj->list, &t->objects);
+	t->nobjects++;
+	return 0;
+}
+
+void ruleset_obj_unlink(struct object *obj)
+{
+	struct table *t = obj->table;
+	struct object **pp;
+
+	pp = &t->obj_hash[obj_hash(obj->name, obj->type) & (t->obj_hash_size - 1)];
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == obj) {
+			*pp = obj->hnext;
+			break;
+		}
+	}
+	list_del(&obj->list);
+	t->nobjects--;
+}
+
 struct object *ruleset_obj_lookup(struct table *t, const char *name,
 				  uint32_t type, uint8_t mask)
 {
 	struct object *obj;
 
-	list_for_each_entry(obj, &t->objects, list) {
+	if (!t->obj_hash_size)
+		return NULL;
+	obj = t->obj_hash[obj_hash(name, type) & (t->obj_hash_size - 1)];
+	for (; obj; obj = obj->hnext) {
 		if (obj->type == type && active(obj->genmask, mask) &&
 		    !strcmp(obj->name, name))
 			return obj;
@@ -225,6 +297,7 @@ void ruleset_table_free(struct table *t)
 		list_del(&obj->list);
 		ruleset_obj_free(obj);
 	}
+	free(t->obj_hash);
 	list_for_each_entry_safe(c, cn, &t->chains, list) {
 		list_del(&c->list);
 		ruleset_chain_free(c);

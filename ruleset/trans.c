@@ -85,8 +85,7 @@ static void unlink_deleted(struct trans *tr)
 		list_del(&tr->elem->list);
 		break;
 	case TRANS_DELOBJ:
-		list_del(&tr->obj->list);
-		tr->table->nobjects--;
+		ruleset_obj_unlink(tr->obj);
 		break;
 	default:
 		break;
@@ -334,9 +333,8 @@ static void undo(struct trans *tr, struct net *net)
 		break;
 	case TRANS_NEWOBJ:
 		if (!tr->obj_upd) {
-			list_del(&tr->obj->list);
+			ruleset_obj_unlink(tr->obj);
 			tr->table->use--;
-			tr->table->nobjects--;
 			ruleset_obj_free(tr->obj);
 		}
 		break;
