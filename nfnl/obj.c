@@ -103,6 +103,17 @@ static int obj_init(struct nfnl_ctx *ctx, const struct nfnl_obj_ops *ops,
 	return ops->parse(&octx, d, tb);
 }
 
+/* obj_table - nft_table_lookup() of NFTA_OBJ_TABLE, its errors and bad attr */
+static int obj_table(struct nfnl_ctx *ctx, const struct nlattr **cda,
+		     uint8_t mask, struct table **tp)
+{
+	*tp = nfnl_table_get(ctx, cda[NFTA_OBJ_TABLE], mask);
+	if (*tp)
+		return 0;
+	extack_set(ctx->ext, NULL, cda[NFTA_OBJ_TABLE]);
+	return cda[NFTA_OBJ_TABLE] ? -ENOENT : -EINVAL;
+}
+
 static struct trans *obj_tx_add(struct nfnl_ctx *ctx, enum trans_op op,
 				struct object *obj)
 {
@@ -153,11 +164,9 @@ int nfnl_newobj(struct nfnl_ctx *ctx, const struct nlattr **cda)
 
 	if (!cda[NFTA_OBJ_TYPE] || !cda[NFTA_OBJ_NAME] || !cda[NFTA_OBJ_DATA])
 		return -EINVAL;
-	t = nfnl_table_get(ctx, cda[NFTA_OBJ_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_OBJ_TABLE]);
-		return cda[NFTA_OBJ_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = obj_table(ctx, cda, mask, &t);
+	if (err)
+		return err;
 	type = nfnl_attr_be32(cda[NFTA_OBJ_TYPE]);
 	nfnl_attr_strlcpy(name, cda[NFTA_OBJ_NAME], sizeof(name));
 	obj = ruleset_obj_lookup(t, name, type, mask);
@@ -259,14 +268,13 @@ int nfnl_delobj(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	struct object *obj;
 	struct table *t;
 	uint32_t type;
+	int err;
 
 	if (!cda[NFTA_OBJ_TYPE] || (!cda[NFTA_OBJ_NAME] && !cda[NFTA_OBJ_HANDLE]))
 		return -EINVAL;
-	t = nfnl_table_get(ctx, cda[NFTA_OBJ_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_OBJ_TABLE]);
-		return cda[NFTA_OBJ_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = obj_table(ctx, cda, mask, &t);
+	if (err)
+		return err;
 	type = nfnl_attr_be32(cda[NFTA_OBJ_TYPE]);
 	if (cda[NFTA_OBJ_HANDLE]) {
 		attr = cda[NFTA_OBJ_HANDLE];
@@ -302,14 +310,13 @@ int nfnl_getobj(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	char name[NAME_MAXLEN];
 	struct object *obj;
 	struct table *t;
+	int err;
 
 	if (!cda[NFTA_OBJ_NAME] || !cda[NFTA_OBJ_TYPE])
 		return -EINVAL;
-	t = nfnl_table_get(ctx, cda[NFTA_OBJ_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_OBJ_TABLE]);
-		return cda[NFTA_OBJ_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = obj_table(ctx, cda, mask, &t);
+	if (err)
+		return err;
 	nfnl_attr_strlcpy(name, cda[NFTA_OBJ_NAME], sizeof(name));
 	obj = ruleset_obj_lookup(t, name, nfnl_attr_be32(cda[NFTA_OBJ_TYPE]), mask);
 	if (!obj) {
