@@ -492,6 +492,8 @@ extern const struct codegen_expr_ops codegen_expr_exthdr;
 extern const struct codegen_expr_ops codegen_expr_log;
 extern const struct codegen_expr_ops codegen_expr_numgen;
 extern const struct codegen_expr_ops codegen_expr_hash;
+extern const struct codegen_expr_ops codegen_expr_match;
+extern const struct codegen_expr_ops codegen_expr_target;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 
@@ -534,6 +536,13 @@ void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
 void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,
 			   int rb, int16_t boff, int ta, int tb, uint32_t len,
 			   uint32_t l_lt, uint32_t l_eq, uint32_t l_gt);
+/*
+ * r0 = bpf_dynptr_slice() of @len packet bytes at offset r2 from
+ * skb->data (into the shape frame's buffer if not linear); if that fails
+ * (too short) goto @l_fail. Clobbers r1-r5 and r9. Shape functions only.
+ */
+void codegen_emit_slice(struct codegen_prog *p, const struct codegen_env *env,
+			uint32_t len, uint32_t l_fail);
 /* is [slot, slot + len) inside the data registers? */
 int codegen_reg_ok(uint8_t slot, uint32_t len);
 

@@ -39,6 +39,8 @@ enum expr_type {
 	EXPR_LOG,
 	EXPR_NUMGEN,
 	EXPR_HASH,
+	EXPR_MATCH,
+	EXPR_TARGET,
 	__EXPR_MAX
 };
 

@@ -74,10 +74,12 @@ static bool kernel_knows(const struct nlattr *name)
  * @attr: the list element (for the extended ack)
  * @ops: its type
  * @tb: its NFTA_EXPR_DATA attributes
+ * @size: size of its record
  */
 struct expr_info {
 	const struct nlattr *attr;
 	const struct nfnl_expr_ops *ops;
+	uint32_t size;
 	const struct nlattr *tb[32];
 };
 
@@ -115,6 +117,8 @@ static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
 	}
 	info->ops = ops;
 	info->attr = elem;
+	info->size = EXPR_SIZE(ops->priv_size ? ops->priv_size(info->tb) :
+			       ruleset_expr_ops[ops->type]->size);
 	return 0;
 }
 
@@ -219,11 +223,11 @@ static bool has_jump(const struct rule *r)
 
 static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 			    struct chain *c, const struct nlattr *list,
-			    struct rule **out)
+			    const struct nlattr *compat, struct rule **out)
 {
 	struct nfnl_expr_ctx ectx = {
 		.net = ctx->net, .table = t, .chain = c, .family = ctx->family,
-		.tx = ctx->tx, .ext = ctx->ext,
+		.tx = ctx->tx, .ext = ctx->ext, .rule_compat = compat,
 	};
 	struct expr_info *info = NULL;
 	const struct nlattr *a;
@@ -247,7 +251,7 @@ static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 				ctx->ext->bad_attr = a;
 				goto out_free_info;
 			}
-			size += EXPR_SIZE(ruleset_expr_ops[info[n].ops->type]->size);
+			size += info[n].size;
 			n++;
 		}
 	}
@@ -259,7 +263,7 @@ static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 	e = r->exprs;
 	for (i = 0; i < n; i++) {
 		e->type = info[i].ops->type;
-		e->size = EXPR_SIZE(ruleset_expr_ops[e->type]->size);
+		e->size = info[i].size;
 		err = info[i].ops->parse(&ectx, expr_priv(e), info[i].tb);
 		if (err) {
 			ctx->ext->bad_attr = info[i].attr;
@@ -381,7 +385,8 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		}
 	}
 
-	err = rule_parse_exprs(ctx, t, c, cda[NFTA_RULE_EXPRESSIONS], &r);
+	err = rule_parse_exprs(ctx, t, c, cda[NFTA_RULE_EXPRESSIONS],
+			       cda[NFTA_RULE_COMPAT], &r);
 	if (err)
 		return err;
 	if (r->dlen >= (1u << 12) * 2) {	/* nft_rule dlen field overflow */
