@@ -94,5 +94,17 @@ size_t nfnl_xt_priv_size(const struct nlattr **tb);
 int nfnl_xt_parse(const struct nfnl_expr_ctx *ctx, struct expr_xt *priv,
 		  const struct nlattr **tb, bool target);
 void nfnl_xt_dump(struct nfnl_buf *b, const struct expr_xt *priv);
+struct nfnl_xt_query;
+struct basechain;
+/**
+ * nfnl_xt_query_fill - the kernel query for one expression: @tb policy-
+ * checked with NAME, REV and INFO present, @bc the chain's hook or NULL,
+ * @compat the rule's NFTA_RULE_COMPAT or NULL, @name 32 bytes of storage
+ * for the name. Return: whether the query is in a base chain.
+ */
+bool nfnl_xt_query_fill(struct nfnl_xt_query *q, uint8_t family,
+			const char *table, const struct basechain *bc,
+			const struct nlattr *compat, const struct nlattr **tb,
+			bool target, char *name);
 
 #endif

@@ -62,6 +62,21 @@ struct nfnl_xt_query {
  */
 int nfnl_xt_check(const struct nfnl_xt_query *q);
 
+/**
+ * nfnl_xt_prefetch - ask the kernel about many queries at once
+ * @qs: queries (duplicates and cached ones are skipped)
+ * @n: count
+ *
+ * One kernel batch per up to 128 queries, so one RCU grace period (the
+ * abort's) for all of them instead of one each: called on a client's
+ * batch before its messages are handled, so that nfnl_xt_check() then
+ * finds the answers. Purely a cache fill: a query it misses or gets
+ * wrong only costs a probe of its own later.
+ *
+ * Return: 0, or -errno if the kernel could not be asked.
+ */
+int nfnl_xt_prefetch(const struct nfnl_xt_query *qs, size_t n);
+
 /** nfnl_xt_stats - probes sent to the kernel and cache hits so far */
 void nfnl_xt_stats(uint64_t *probes, uint64_t *hits);
 

@@ -16,9 +16,11 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <linux/netlink.h>
 #include <arpa/inet.h>
 #include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
@@ -31,6 +33,7 @@
 #define PROBE_TIMEOUT_S		5
 #define CACHE_BUCKETS		1024
 #define CACHE_MAX		8192
+#define PROBE_CHUNK		128
 
 /**
  * struct probe_entry - one cached answer
@@ -64,7 +67,7 @@ void nfnl_xt_stats(uint64_t *probes, uint64_t *hits)
 /* a thread's network namespace is its own: unshare there, keep the socket */
 static void *open_in_private_netns(void *arg)
 {
-	int *res = arg, fd;
+	int *res = arg, fd, one = 1, rcvbuf = 4 << 20;
 	struct timeval tv = { .tv_sec = PROBE_TIMEOUT_S };
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 
@@ -77,6 +80,9 @@ static void *open_in_private_netns(void *arg)
 		*res = -errno;
 		return NULL;
 	}
+	/* acks without the request echoed; room for a whole chunk of them */
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
 	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
 		*res = -errno;
@@ -126,31 +132,36 @@ static struct nlmsghdr *put_msg(char *buf, uint16_t type, uint16_t flags,
 }
 
 #define NFT_TYPE(msg)	((NFNL_SUBSYS_NFTABLES << 8) | (msg))
-#define PROBE_CHAIN	"nfbpf-xt-probe"
+
+/* bytes one query may take in a batch, at most */
+static size_t query_room(const struct nfnl_xt_query *q)
+{
+	return 3 * (NLMSG_HDRLEN + 16) + 3 * (strlen(q->table) + 8) + 256 +
+	       q->len + q->compat_len;
+}
 
 /*
- * the batch: BEGIN, NEWTABLE, NEWCHAIN, NEWRULE (no END: abort); returns
- * the NEWRULE's sequence number, 0 if the buffer is too small
+ * append NEWTABLE (dormant), NEWCHAIN "p<j>" and NEWRULE for query @j at
+ * @buf; only the NEWRULE asks for an ack (errors come anyway)
  */
-static uint32_t build_batch(struct mnl_nlmsg_batch *b, const struct nfnl_xt_query *q)
+static size_t put_query(char *buf, const struct nfnl_xt_query *q, unsigned int j)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *n1, *n2, *n3;
+	char chain[16];
+	size_t off = 0;
 
-	nlh = put_msg(mnl_nlmsg_batch_current(b), NFNL_MSG_BATCH_BEGIN, 0,
-		      AF_UNSPEC, NFNL_SUBSYS_NFTABLES);
-	mnl_nlmsg_batch_next(b);
-
-	nlh = put_msg(mnl_nlmsg_batch_current(b), NFT_TYPE(NFT_MSG_NEWTABLE),
-		      NLM_F_CREATE | NLM_F_ACK, q->family, 0);
+	snprintf(chain, sizeof(chain), "p%u", j);
+	nlh = put_msg(buf + off, NFT_TYPE(NFT_MSG_NEWTABLE), NLM_F_CREATE,
+		      q->family, 0);
 	mnl_attr_put_strz(nlh, NFTA_TABLE_NAME, q->table);
 	mnl_attr_put_u32(nlh, NFTA_TABLE_FLAGS, htonl(NFT_TABLE_F_DORMANT));
-	mnl_nlmsg_batch_next(b);
+	off += nlh->nlmsg_len;
 
-	nlh = put_msg(mnl_nlmsg_batch_current(b), NFT_TYPE(NFT_MSG_NEWCHAIN),
-		      NLM_F_CREATE | NLM_F_ACK, q->family, 0);
+	nlh = put_msg(buf + off, NFT_TYPE(NFT_MSG_NEWCHAIN), NLM_F_CREATE,
+		      q->family, 0);
 	mnl_attr_put_strz(nlh, NFTA_CHAIN_TABLE, q->table);
-	mnl_attr_put_strz(nlh, NFTA_CHAIN_NAME, PROBE_CHAIN);
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_NAME, chain);
 	if (q->base) {
 		n1 = mnl_attr_nest_start(nlh, NFTA_CHAIN_HOOK);
 		mnl_attr_put_u32(nlh, NFTA_HOOK_HOOKNUM, htonl(q->hooknum));
@@ -158,12 +169,12 @@ static uint32_t build_batch(struct mnl_nlmsg_batch *b, const struct nfnl_xt_quer
 		mnl_attr_nest_end(nlh, n1);
 		mnl_attr_put_strz(nlh, NFTA_CHAIN_TYPE, q->type);
 	}
-	mnl_nlmsg_batch_next(b);
+	off += nlh->nlmsg_len;
 
-	nlh = put_msg(mnl_nlmsg_batch_current(b), NFT_TYPE(NFT_MSG_NEWRULE),
+	nlh = put_msg(buf + off, NFT_TYPE(NFT_MSG_NEWRULE),
 		      NLM_F_CREATE | NLM_F_APPEND | NLM_F_ACK, q->family, 0);
 	mnl_attr_put_strz(nlh, NFTA_RULE_TABLE, q->table);
-	mnl_attr_put_strz(nlh, NFTA_RULE_CHAIN, PROBE_CHAIN);
+	mnl_attr_put_strz(nlh, NFTA_RULE_CHAIN, chain);
 	if (q->compat)
 		mnl_attr_put(nlh, NFTA_RULE_COMPAT | NLA_F_NESTED, q->compat_len,
 			     q->compat);
@@ -178,80 +189,90 @@ static uint32_t build_batch(struct mnl_nlmsg_batch *b, const struct nfnl_xt_quer
 	mnl_attr_nest_end(nlh, n3);
 	mnl_attr_nest_end(nlh, n2);
 	mnl_attr_nest_end(nlh, n1);
-	if (!mnl_nlmsg_batch_next(b))
-		return 0;
-	return nlh->nlmsg_seq;
+	off += nlh->nlmsg_len;
+	return off;
 }
 
-/* the answer to message @seq (acks and errors come after the whole batch) */
-static int read_answer(int fd, uint32_t first, uint32_t seq)
+/*
+ * the answers to a batch of @n queries whose messages start at sequence
+ * number @first (3 per query: table, chain, rule): @ans[j] = the rule's
+ * errno, @bad[j] = its table or chain was refused (no answer). Acks and
+ * errors come in message order after the whole batch.
+ */
+static int read_answers(int fd, uint32_t first, unsigned int n, int *ans,
+			bool *bad)
 {
-	static char buf[16384];
-	int chain_err = 0;
+	static char buf[65536];
+	uint32_t last = first + 3 * (n - 1) + 2;
 
 	for (;;) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		ssize_t r = recv(fd, buf, sizeof(buf), 0);
 		struct nlmsghdr *nlh;
 		int len;
 
-		if (n < 0)
+		if (r < 0)
 			return errno == EAGAIN ? -ETIMEDOUT : -errno;
-		len = (int)n;
+		len = (int)r;
 		for (nlh = (struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, len);
 		     nlh = mnl_nlmsg_next(nlh, &len)) {
-			const struct nlmsgerr *e;
+			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+			uint32_t k;
 
 			if (nlh->nlmsg_type != NLMSG_ERROR ||
-			    nlh->nlmsg_seq < first || nlh->nlmsg_seq > seq)
+			    nlh->nlmsg_seq < first || nlh->nlmsg_seq > last)
 				continue;
-			e = mnl_nlmsg_get_payload(nlh);
-			if (nlh->nlmsg_seq != seq) {
-				/* the table or chain itself was refused:
-				 * the probe cannot say anything */
+			k = nlh->nlmsg_seq - first;
+			if (k % 3 != 2) {
 				if (e->error)
-					chain_err = e->error;
+					bad[k / 3] = true;
 				continue;
 			}
-			if (chain_err)
-				return -EIO;
-			return e->error;
+			ans[k / 3] = e->error;
+			if (nlh->nlmsg_seq == last)
+				return 0;
 		}
 	}
 }
 
-static int ask_kernel(const struct nfnl_xt_query *q)
+/*
+ * probe - ask the kernel about @qs[0..n) in one batch (one abort, one
+ * RCU grace period for all): fills @ans/@bad, or returns -errno if the
+ * kernel could not be asked
+ */
+static int probe(const struct nfnl_xt_query *const *qs, unsigned int n,
+		 int *ans, bool *bad)
 {
-	size_t cap = 2 * (q->len + q->compat_len + 4096);
-	struct mnl_nlmsg_batch *b;
-	uint32_t first, seq;
+	struct nlmsghdr *nlh;
+	size_t cap = 64, off = 0;
+	unsigned int j;
+	uint32_t first;
 	char *buf;
 	int fd, err;
 
 	fd = probe_sock();
 	if (fd < 0)
 		return fd;
-	buf = malloc(cap);
+	for (j = 0; j < n; j++)
+		cap += query_room(qs[j]);
+	buf = calloc(1, cap);
 	if (!buf)
 		return -ENOMEM;
-	b = mnl_nlmsg_batch_start(buf, cap / 2);
-	if (!b) {
-		free(buf);
-		return -ENOMEM;
-	}
+	nlh = put_msg(buf, NFNL_MSG_BATCH_BEGIN, 0, AF_UNSPEC, NFNL_SUBSYS_NFTABLES);
+	off += nlh->nlmsg_len;
 	first = probe_seq + 1;
-	seq = build_batch(b, q);
-	if (!seq) {
-		err = -EMSGSIZE;
-		goto out_free;
+	for (j = 0; j < n; j++) {
+		ans[j] = 0;
+		bad[j] = false;
+		off += put_query(buf + off, qs[j], j);
 	}
-	if (send(fd, mnl_nlmsg_batch_head(b), mnl_nlmsg_batch_size(b), 0) < 0) {
+	/* no BATCH_END: the kernel validates, answers and aborts */
+	if (send(fd, buf, off, 0) < 0) {
 		err = -errno;
 		goto out_free;
 	}
 	nprobes++;
-	err = read_answer(fd, first, seq);
+	err = read_answers(fd, first, n, ans, bad);
 out_free:
-	mnl_nlmsg_batch_stop(b);
 	free(buf);
 	return err;
 }
@@ -292,6 +313,17 @@ static uint8_t *query_key(const struct nfnl_xt_query *q, size_t *klen)
 	return k;
 }
 
+static bool query_equal(const struct nfnl_xt_query *a, const struct nfnl_xt_query *b)
+{
+	size_t la, lb;
+	uint8_t *ka = query_key(a, &la), *kb = query_key(b, &lb);
+	bool eq = ka && kb && la == lb && !memcmp(ka, kb, la);
+
+	free(ka);
+	free(kb);
+	return eq;
+}
+
 static uint32_t hash(const uint8_t *k, size_t len)
 {
 	uint32_t h = 2166136261u;	/* FNV-1a */
@@ -316,6 +348,113 @@ static void cache_flush(void)
 	cache_n = 0;
 }
 
+static struct probe_entry *cache_find(const uint8_t *k, size_t klen, uint32_t h)
+{
+	struct probe_entry *e;
+
+	for (e = cache[h % CACHE_BUCKETS]; e; e = e->next)
+		if (e->hash == h && e->klen == klen && !memcmp(e->key, k, klen))
+			return e;
+	return NULL;
+}
+
+static void cache_add(const uint8_t *k, size_t klen, uint32_t h, int err)
+{
+	struct probe_entry *e;
+
+	if (cache_n >= CACHE_MAX)
+		cache_flush();
+	e = malloc(sizeof(*e) + klen);
+	if (!e)
+		return;	/* only a lost cache entry */
+	e->hash = h;
+	e->err = err;
+	e->klen = klen;
+	memcpy(e->key, k, klen);
+	e->next = cache[h % CACHE_BUCKETS];
+	cache[h % CACHE_BUCKETS] = e;
+	cache_n++;
+}
+
+/* the kernel's answer to each query of one batch, into the cache */
+static int probe_chunk(const struct nfnl_xt_query *const *qs, unsigned int n)
+{
+	int *ans = calloc(n, sizeof(*ans));
+	bool *bad = calloc(n, sizeof(*bad));
+	unsigned int j, i;
+	int err = -ENOMEM;
+
+	if (!ans || !bad)
+		goto out_free;
+	err = probe(qs, n, ans, bad);
+	if (err)
+		goto out_free;
+	for (j = 0; j < n; j++) {
+		bool after_failure = false;
+		uint8_t *k;
+		size_t klen;
+
+		if (bad[j])
+			continue;
+		/*
+		 * a rule the kernel refused at validation stays in its table
+		 * until the abort, and the replay validates the whole table
+		 * at each later rule: a later failure in the same table may
+		 * be that one's, so it is not kept (asked again alone)
+		 */
+		for (i = 0; i < j && ans[j]; i++)
+			if (ans[i] && qs[i]->family == qs[j]->family &&
+			    !strcmp(qs[i]->table, qs[j]->table))
+				after_failure = true;
+		if (after_failure)
+			continue;
+		k = query_key(qs[j], &klen);
+		if (!k)
+			continue;
+		if (!cache_find(k, klen, hash(k, klen)))
+			cache_add(k, klen, hash(k, klen), ans[j]);
+		free(k);
+	}
+out_free:
+	free(ans);
+	free(bad);
+	return err;
+}
+
+int nfnl_xt_prefetch(const struct nfnl_xt_query *qs, size_t n)
+{
+	const struct nfnl_xt_query *chunk[PROBE_CHUNK];
+	unsigned int m = 0;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		size_t klen;
+		uint8_t *k = query_key(&qs[i], &klen);
+		bool known, dup = false;
+		unsigned int j;
+
+		if (!k)
+			return -ENOMEM;
+		known = cache_find(k, klen, hash(k, klen)) != NULL;
+		free(k);
+		for (j = 0; j < m && !known && !dup; j++)
+			dup = query_equal(chunk[j], &qs[i]);
+		if (known || dup)
+			continue;
+		chunk[m++] = &qs[i];
+		if (m == PROBE_CHUNK) {
+			err = probe_chunk(chunk, m);
+			m = 0;
+			if (err)
+				return err;
+		}
+	}
+	if (m)
+		err = probe_chunk(chunk, m);
+	return err;
+}
+
 int nfnl_xt_check(const struct nfnl_xt_query *q)
 {
 	struct probe_entry *e;
@@ -328,36 +467,19 @@ int nfnl_xt_check(const struct nfnl_xt_query *q)
 	if (!k)
 		return -ENOMEM;
 	h = hash(k, klen);
-	for (e = cache[h % CACHE_BUCKETS]; e; e = e->next) {
-		if (e->hash == h && e->klen == klen && !memcmp(e->key, k, klen)) {
-			nhits++;
-			free(k);
-			return e->err;
-		}
-	}
-	err = ask_kernel(q);
-	if (err == -EPERM && probe_open_err) {
-		free(k);
-		return -EOPNOTSUPP;
-	}
-	/* only the kernel's answers are kept: not our own failures */
-	if (err == -ETIMEDOUT || err == -EIO || err == -ENOMEM ||
-	    err == -EMSGSIZE || err == -EAGAIN || err == -ENOBUFS) {
-		free(k);
-		return err == -EIO ? -EOPNOTSUPP : err;
-	}
-	if (cache_n >= CACHE_MAX)
-		cache_flush();
-	e = malloc(sizeof(*e) + klen);
+	e = cache_find(k, klen, h);
 	if (e) {
-		e->hash = h;
-		e->err = err;
-		e->klen = klen;
-		memcpy(e->key, k, klen);
-		e->next = cache[h % CACHE_BUCKETS];
-		cache[h % CACHE_BUCKETS] = e;
-		cache_n++;
+		nhits++;
+		free(k);
+		return e->err;
 	}
+	err = probe_chunk(&q, 1);
+	e = err ? NULL : cache_find(k, klen, h);
 	free(k);
+	if (e)
+		return e->err;
+	/* the kernel could not be asked: refuse, never accept unchecked */
+	if (err == -EPERM || err == -ETIMEDOUT || err == -EIO || !err)
+		return -EOPNOTSUPP;
 	return err;
 }

@@ -42,12 +42,39 @@ size_t nfnl_xt_priv_size(const struct nlattr **tb)
 	return sizeof(struct expr_xt) + (len > XT_INFO_MAX ? 0 : XT_ALIGN_(len));
 }
 
+bool nfnl_xt_query_fill(struct nfnl_xt_query *q, uint8_t family,
+			const char *table, const struct basechain *bc,
+			const struct nlattr *compat, const struct nlattr **tb,
+			bool target, char *name)
+{
+	memset(q, 0, sizeof(*q));
+	nfnl_attr_strlcpy(name, tb[NFTA_MATCH_NAME], 32);
+	q->family = family;
+	q->table = table;
+	if (bc && family != NFPROTO_NETDEV &&
+	    !(family == NFPROTO_INET && bc->hooknum >= NF_INET_INGRESS_)) {
+		q->base = true;
+		q->hooknum = bc->hooknum;
+		q->prio = bc->priority;
+		q->type = bc->type;
+	}
+	if (compat) {
+		q->compat = (const char *)compat + NLA_HDRLEN;
+		q->compat_len = compat->nla_len - NLA_HDRLEN;
+	}
+	q->target = target;
+	q->name = name;
+	q->rev = nfnl_attr_be32(tb[NFTA_MATCH_REV]);
+	q->info = (const char *)tb[NFTA_MATCH_INFO] + NLA_HDRLEN;
+	q->len = info_len(tb);
+	return q->base;
+}
+
 int nfnl_xt_parse(const struct nfnl_expr_ctx *ctx, struct expr_xt *priv,
 		  const struct nlattr **tb, bool target)
 {
 	const struct basechain *bc = ctx->chain->base;
-	struct nfnl_xt_query q = { 0 };
-	uint32_t len;
+	struct nfnl_xt_query q;
 	int err;
 
 	/* NLA_POLICY_MAX(NLA_BE32, 255) */
@@ -56,32 +83,13 @@ int nfnl_xt_parse(const struct nfnl_expr_ctx *ctx, struct expr_xt *priv,
 	/* nft_{match,target}_select_ops */
 	if (!tb[NFTA_MATCH_NAME] || !tb[NFTA_MATCH_REV] || !tb[NFTA_MATCH_INFO])
 		return -EINVAL;
-	nfnl_attr_strlcpy(priv->name, tb[NFTA_MATCH_NAME], sizeof(priv->name));
+	nfnl_xt_query_fill(&q, ctx->family, ctx->table->name, bc,
+			   ctx->rule_compat, tb, target, priv->name);
 	if (target && (!strcmp(priv->name, "ERROR") || !priv->name[0] ||
 		       !strcmp(priv->name, "standard")))
 		return -EINVAL;	/* XT_ERROR_TARGET, XT_STANDARD_TARGET */
-	priv->rev = nfnl_attr_be32(tb[NFTA_MATCH_REV]);
+	priv->rev = q.rev;
 	priv->family = ctx->family;
-	len = info_len(tb);
-
-	q.family = ctx->family;
-	q.table = ctx->table->name;
-	if (bc && ctx->family != NFPROTO_NETDEV &&
-	    !(ctx->family == NFPROTO_INET && bc->hooknum >= NF_INET_INGRESS_)) {
-		q.base = true;
-		q.hooknum = bc->hooknum;
-		q.prio = bc->priority;
-		q.type = bc->type;
-	}
-	if (ctx->rule_compat) {
-		q.compat = (const char *)ctx->rule_compat + NLA_HDRLEN;
-		q.compat_len = ctx->rule_compat->nla_len - NLA_HDRLEN;
-	}
-	q.target = target;
-	q.name = priv->name;
-	q.rev = priv->rev;
-	q.info = (const char *)tb[NFTA_MATCH_INFO] + NLA_HDRLEN;
-	q.len = len;
 	err = nfnl_xt_check(&q);
 	if (err)
 		return err;
@@ -89,11 +97,11 @@ int nfnl_xt_parse(const struct nfnl_expr_ctx *ctx, struct expr_xt *priv,
 	 * validate refuses the family or the hook (ingress/egress) */
 	if (bc && !q.base)
 		return -EOPNOTSUPP;
-	if (len > XT_INFO_MAX)
+	if (q.len > XT_INFO_MAX)
 		return -EFBIG;	/* no such extension exists */
-	priv->len = XT_ALIGN_(len);
-	memcpy(priv->info, q.info, len);
-	memset(priv->info + len, 0, priv->len - len);
+	priv->len = XT_ALIGN_(q.len);
+	memcpy(priv->info, q.info, q.len);
+	memset(priv->info + q.len, 0, priv->len - q.len);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
  * the cases iptables-nft runs into. Needs root (skipped otherwise).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -150,4 +151,37 @@ Test(expr_xt, answers_are_cached)
 	nfnl_xt_stats(&p1, &h1);
 	cr_assert_eq(p1, p0);
 	cr_assert_eq(h1, h0 + 1);
+}
+
+Test(expr_xt, prefetch_asks_once_per_chunk_with_each_answer_its_own)
+{
+	static char comments[300][256];
+	static struct nfnl_xt_query qs[300];
+	uint8_t tcp[16] = { 0 };
+	uint64_t p0, h0, p1, h1;
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		snprintf(comments[i], sizeof(comments[i]), "prefetch %d", i);
+		qs[i] = q_input("comment", 0, comments[i], sizeof(comments[i]));
+	}
+	/* among them: unknown, wrong size, wrong protocol */
+	qs[10] = q_input("nosuchmatch", 0, comments[10], 8);
+	qs[20] = q_input("comment", 0, comments[20], 8);
+	qs[30] = q_input("tcp", 0, tcp, sizeof(tcp));
+	nfnl_xt_stats(&p0, &h0);
+	cr_assert_eq(nfnl_xt_prefetch(qs, 300), 0);
+	nfnl_xt_stats(&p1, &h1);
+	cr_assert_eq(p1 - p0, 3, "300 queries: 3 kernel batches, not %lu",
+		     (unsigned long)(p1 - p0));
+	for (i = 0; i < 300; i++) {
+		int want = i == 10 ? -ENOENT : (i == 20 || i == 30) ? -EINVAL : 0;
+
+		cr_assert_eq(nfnl_xt_check(&qs[i]), want, "query %d", i);
+	}
+	/* failures after the first one in the same table are asked again
+	 * alone (a rule refused at validation poisons its table's replay) */
+	nfnl_xt_stats(&p0, &h0);
+	cr_assert_eq(p0 - p1, 2);
+	cr_assert_eq(h0 - h1, 298);
 }
