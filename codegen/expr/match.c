@@ -14,7 +14,8 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_comment, &codegen_xt_tcp, &codegen_xt_udp,
 	&codegen_xt_udplite, &codegen_xt_icmp, &codegen_xt_icmp6,
 	&codegen_xt_multiport, &codegen_xt_mark, &codegen_xt_iprange,
-	&codegen_xt_length, &codegen_xt_pkttype,
+	&codegen_xt_length, &codegen_xt_pkttype, &codegen_xt_ttl,
+	&codegen_xt_hl, &codegen_xt_dscp, &codegen_xt_tos,
 };
 
 /* xt_ops - the translation of @x, NULL if none (select once per call) */

@@ -2,8 +2,11 @@
 /*
  * simple.c - matches on packet metadata or one header field: comment
  * (xt_comment.c), mark rev 1 (xt_mark.c mark_mt), length (xt_length.c),
- * pkttype (xt_pkttype.c) and iprange rev 1 (xt_iprange.c).
+ * pkttype (xt_pkttype.c), iprange rev 1 (xt_iprange.c), ttl and hl
+ * (xt_hl.c), dscp and tos rev 1 (xt_dscp.c).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include "codegen/xt/xt.h"
 
@@ -90,17 +93,21 @@ const struct codegen_xt_ops codegen_xt_length = {
 };
 
 /*
- * pkttype: struct xt_pkttype_info { int pkttype @0; int invert @4 };
- * returns (type == pkttype) ^ invert as a bool: an invert other than 0/1
- * makes it always true. pkt.pkttype already maps PACKET_LOOPBACK as
- * pkttype_mt does (the walker does it for meta pkttype).
+ * pkttype: struct xt_pkttype_info { int pkttype @0; int invert @4 }:
+ * (type == pkttype) ^ invert. pkt.pkttype already maps PACKET_LOOPBACK
+ * as pkttype_mt does (the walker does it for meta pkttype).
  */
+static int check_invert(const struct expr_xt *x, uint32_t off, uint32_t size,
+			struct dp_error *err);
+
 static uint8_t pkttype_inv(const struct expr_xt *x)
 {
-	uint32_t inv;
+	return x->info[4] != 0;
+}
 
-	memcpy(&inv, x->info + 4, 4);
-	return inv > 1 ? 2 : (uint8_t)inv;
+static int pkttype_check(const struct expr_xt *x, struct dp_error *err)
+{
+	return check_invert(x, 4, 4, err);
 }
 
 static void pkttype_shape(const struct expr_xt *x, struct codegen_key *k)
@@ -115,8 +122,6 @@ static void pkttype_emit(struct codegen_prog *p, const struct expr_xt *x,
 {
 	uint8_t inv = pkttype_inv(x);
 
-	if (inv > 1)
-		return;	/* always true */
 	/* r1 = pkt.pkttype; r2 = info->pkttype; (r1 == r2) ^ invert */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(pkttype)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase));
@@ -125,7 +130,7 @@ static void pkttype_emit(struct codegen_prog *p, const struct expr_xt *x,
 }
 
 const struct codegen_xt_ops codegen_xt_pkttype = {
-	.name = "pkttype", .rev = 0, .minlen = 8,
+	.name = "pkttype", .rev = 0, .minlen = 8, .check = pkttype_check,
 	.const_size = 4, .shape = pkttype_shape, .emit = pkttype_emit,
 };
 
@@ -185,4 +190,152 @@ static void iprange_emit(struct codegen_prog *p, const struct expr_xt *x,
 const struct codegen_xt_ops codegen_xt_iprange = {
 	.name = "iprange", .rev = 1, .minlen = 65,
 	.const_size = 64, .shape = iprange_shape, .emit = iprange_emit,
+};
+
+/* r1 = the network header byte at @off (ip_hdr()/ipv6_hdr() fields) */
+static void emit_nh_byte(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+			 int16_t off)
+{
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit_slice(p, ec->env, off + 1, ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, off));
+}
+
+/* r1 = ipv4_get_dsfield() (tos) or ipv6_get_dsfield() */
+static void emit_dsfield(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+			 bool v6)
+{
+	if (!v6) {
+		emit_nh_byte(p, ec, 1);
+		return;
+	}
+	/* r1 = (ntohs(*(u16 *)ip6h) >> 4) & 0xff */
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit_slice(p, ec->env, 8, ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R0, 0));
+	codegen_emit(p, INSN_TO_BE(R1, 16));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 4));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xff));
+}
+
+/*
+ * ttl (ipt_ttl_info) and hl (ip6t_hl_info): u8 mode @0 (EQ, NE, LT, GT;
+ * any other never matches), u8 value @1, against iph->ttl / hop_limit
+ */
+static void ttl_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	codegen_key_put(k, &x->info[0], 1);
+}
+
+static void emit_ttl(struct codegen_prog *p, const struct expr_xt *x,
+		     const struct codegen_expr_ctx *ec, int16_t off)
+{
+	static const int jfalse[] = { BPF_JNE, BPF_JEQ, BPF_JGE, BPF_JLE };
+	uint8_t mode = x->info[0];
+
+	if (mode > 3) {
+		codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
+		return;
+	}
+	/* r1 = ttl; r2 = value; if !(r1 <mode> r2) goto break */
+	emit_nh_byte(p, ec, off);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + 1));
+	codegen_emit_jmp(p, INSN_JMP_REG(jfalse[mode], R1, R2, 0), ec->l_break);
+}
+
+static void ttl_emit(struct codegen_prog *p, const struct expr_xt *x,
+		     const struct codegen_expr_ctx *ec)
+{
+	emit_ttl(p, x, ec, 8);
+}
+
+static void hl_emit(struct codegen_prog *p, const struct expr_xt *x,
+		    const struct codegen_expr_ctx *ec)
+{
+	emit_ttl(p, x, ec, 7);
+}
+
+const struct codegen_xt_ops codegen_xt_ttl = {
+	.name = "ttl", .rev = 0, .family = 2, .minlen = 2,
+	.const_size = 2, .shape = ttl_shape, .emit = ttl_emit,
+};
+
+const struct codegen_xt_ops codegen_xt_hl = {
+	.name = "hl", .rev = 0, .family = NFPROTO_IPV6_, .minlen = 2,
+	.const_size = 2, .shape = ttl_shape, .emit = hl_emit,
+};
+
+/*
+ * An inversion flag above 1 is read as a bool by some kernels and as an
+ * integer xor by others: refused, never guessed.
+ */
+static int check_invert(const struct expr_xt *x, uint32_t off, uint32_t size,
+			struct dp_error *err)
+{
+	uint32_t inv = 0;
+
+	memcpy(&inv, x->info + off, size);
+	if (inv <= 1)
+		return 0;
+	snprintf(err->buf, sizeof(err->buf),
+		 "xt match '%s' with invert %u is not supported by the nfbpf dataplane",
+		 x->name, inv);
+	err->msg = err->buf;
+	return -EOPNOTSUPP;
+}
+
+/* dscp: struct xt_dscp_info { u8 dscp @0; u8 invert @1 }: dsfield >> 2 */
+static int dscp_check(const struct expr_xt *x, struct dp_error *err)
+{
+	return check_invert(x, 1, 1, err);
+}
+
+static void dscp_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	codegen_key_put(k, &x->family, 1);
+	codegen_key_put(k, &x->info[1], 1);
+}
+
+static void dscp_emit(struct codegen_prog *p, const struct expr_xt *x,
+		      const struct codegen_expr_ctx *ec)
+{
+	/* r1 = dsfield >> XT_DSCP_SHIFT; (r1 == dscp) ^ invert */
+	emit_dsfield(p, ec, x->family == NFPROTO_IPV6_);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase));
+	codegen_emit_jmp(p, INSN_JMP_REG(x->info[1] ? BPF_JEQ : BPF_JNE, R1, R2, 0),
+			 ec->l_break);
+}
+
+const struct codegen_xt_ops codegen_xt_dscp = {
+	.name = "dscp", .rev = 0, .minlen = 2, .check = dscp_check,
+	.const_size = 2, .shape = dscp_shape, .emit = dscp_emit,
+};
+
+/*
+ * tos rev 1: struct xt_tos_match_info { u8 tos_mask @0, tos_value @1,
+ * invert @2 }: ((dsfield & mask) == value) ^ !!invert
+ */
+static void tos_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	uint8_t inv = x->info[2] != 0;
+
+	codegen_key_put(k, &x->family, 1);
+	codegen_key_put(k, &inv, 1);
+}
+
+static void tos_emit(struct codegen_prog *p, const struct expr_xt *x,
+		     const struct codegen_expr_ctx *ec)
+{
+	emit_dsfield(p, ec, x->family == NFPROTO_IPV6_);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase));
+	codegen_emit(p, INSN_ALU64_REG(BPF_AND, R1, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + 1));
+	codegen_emit_jmp(p, INSN_JMP_REG(x->info[2] ? BPF_JEQ : BPF_JNE, R1, R2, 0),
+			 ec->l_break);
+}
+
+const struct codegen_xt_ops codegen_xt_tos = {
+	.name = "tos", .rev = 1, .minlen = 3,
+	.const_size = 3, .shape = tos_shape, .emit = tos_emit,
 };

@@ -48,7 +48,8 @@ struct codegen_xt_ops {
 extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_udp, codegen_xt_udplite, codegen_xt_icmp, codegen_xt_icmp6,
 	codegen_xt_multiport, codegen_xt_mark, codegen_xt_iprange,
-	codegen_xt_length, codegen_xt_pkttype;
+	codegen_xt_length, codegen_xt_pkttype, codegen_xt_ttl, codegen_xt_hl,
+	codegen_xt_dscp, codegen_xt_tos;
 
 /* st->verdict = NF_DROP; goto done (par->hotdrop) */
 static inline void codegen_xt_emit_hotdrop(struct codegen_prog *p,

@@ -288,3 +288,204 @@ Test(xt_packet, untranslated_match_and_targets_are_refused)
 	cr_assert_str_eq(err.msg, "xt target 'REJECT' is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 }
+
+/* send 5 bytes of UDP to loopback:53 with socket option @opt = @val */
+static int udp_send_opt(int level, int opt, int val)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(53),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_DGRAM, 0), ret;
+
+	cr_assert_eq(setsockopt(s, level, opt, &val, sizeof(val)), 0);
+	ret = sendto(s, "hello", 5, 0, (void *)&a, sizeof(a)) < 0 ? -errno : 0;
+	close(s);
+	return ret;
+}
+
+Test(xt_packet, ttl_modes)
+{
+	uint8_t info[2] = { 2 /* IPT_TTL_LT */, 5 };
+
+	drop_rule("ttl", 0, info, sizeof(info));
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TTL, 4), -EPERM);
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TTL, 5), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[0] = 1;	/* IPT_TTL_NE 5 */
+	drop_rule("ttl", 0, info, sizeof(info));
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TTL, 5), 0);
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TTL, 64), -EPERM);
+}
+
+Test(xt_packet, dscp_and_tos)
+{
+	uint8_t dscp[2] = { 10, 0 };	/* --dscp 10: tos 0x28 */
+	uint8_t tos[3] = { 0xfc, 0x10, 0 };	/* --tos 0x10/0xfc */
+
+	drop_rule("dscp", 0, dscp, sizeof(dscp));
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TOS, 0x28), -EPERM);
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TOS, 0x10), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	drop_rule("tos", 1, tos, sizeof(tos));
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TOS, 0x10), -EPERM);
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TOS, 0x28), 0);
+}
+
+/* verdicts of crafted packets (BPF_PROG_TEST_RUN): rule <match> accept */
+static void accept_rule(const char *name, uint32_t rev, const void *info,
+			uint32_t len)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(len));
+
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->rev = rev;
+	x->family = 2;
+	x->len = XT_ALIGN_(len);
+	memcpy(x->info, info, len);
+	tm_verdict(&rb, NF_ACCEPT, NULL);
+	tm_rule(out, &rb);
+	tm_commit_ok(&net);
+}
+
+Test(xt_packet, tcp_hotdrops_offset_1_fragments_and_tinygrams)
+{
+	uint8_t pkt[128], info[12] = { 0 };
+	uint32_t n;
+
+	/* chain policy drop; -p tcp -m tcp --dport 80 -j ACCEPT */
+	out->base->policy = NF_DROP;
+	ports(info, 0, 0xffff, 80, 80);
+	accept_rule("tcp", 0, info, sizeof(info));
+	n = tm_ip4(pkt, 6, 1000, 80, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	/* a fragment at offset 16: no match (policy) */
+	n = tm_ip4(pkt, 6, 1000, 80, 2);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	/* policy accept from now on: only a hotdrop drops */
+	out->base->policy = NF_ACCEPT;
+	tm_commit_ok(&net);
+	n = tm_ip4(pkt, 6, 1000, 81, 2);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	n = tm_ip4(pkt, 6, 1000, 81, 1);	/* offset 8: "evil" */
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	/* a TCP header cut short: hotdrop */
+	n = tm_ip4(pkt, 6, 1000, 81, 0);
+	pkt[3] = 20 + 10;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, 30), NF_DROP);
+	(void)n;
+}
+
+Test(xt_packet, icmp_any_type_and_inversion)
+{
+	uint8_t pkt[128], any[4] = { 0xff, 0, 0xff, 0 };
+	uint8_t not34[4] = { 3, 4, 4, 1 };	/* ! --icmp-type 3/4 */
+	uint32_t n = tm_ip4(pkt, 1, 0, 0, 0);
+
+	out->base->policy = NF_DROP;
+	accept_rule("icmp", 0, any, sizeof(any));
+	pkt[20] = 13;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	accept_rule("icmp", 0, not34, sizeof(not34));
+	pkt[20] = 3;
+	pkt[21] = 4;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	pkt[21] = 3;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+}
+
+Test(xt_packet, multiport_either_with_inversion)
+{
+	uint8_t pkt[128], info[48] = { 0 };
+	uint16_t p[2] = { 22, 23 };
+	uint32_t n;
+
+	/* ! --ports 22,23: neither port may be 22 or 23 */
+	out->base->policy = NF_DROP;
+	info[0] = 2;	/* XT_MULTIPORT_EITHER */
+	info[1] = 2;
+	memcpy(info + 2, p, sizeof(p));
+	info[47] = 1;
+	accept_rule("multiport", 1, info, sizeof(info));
+	n = tm_ip4(pkt, 17, 1000, 53, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	n = tm_ip4(pkt, 17, 22, 53, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	n = tm_ip4(pkt, 17, 1000, 23, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+}
+
+/* IPv6: icmp6 and hl, crafted packets through an ip6 table */
+static struct net net6;
+static struct chain *out6;
+
+static void setup6(void)
+{
+	struct table *t6;
+
+	tm_net_init(&net6, tm_scratch_netns());
+	t6 = tm_table(&net6, "t6", 10 /* ip6 */);
+	out6 = tm_chain(t6, "out", HOOK_OUT, 0, NF_DROP);
+}
+
+static void teardown6(void)
+{
+	dataplane_net_free(&net6);
+}
+
+TestSuite(xt_packet6, .init = setup6, .fini = teardown6);
+
+static void accept_rule6(const char *name, const void *info, uint32_t len)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(len));
+
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->family = 10;
+	x->len = XT_ALIGN_(len);
+	memcpy(x->info, info, len);
+	tm_verdict(&rb, NF_ACCEPT, NULL);
+	tm_rule(out6, &rb);
+	tm_commit_ok(&net6);
+}
+
+/* ipv6 header + 8 bytes of ICMPv6 */
+static uint32_t icmp6(uint8_t *b, uint8_t hl, uint8_t type, uint8_t code)
+{
+	memset(b, 0, 48);
+	b[0] = 0x60;
+	b[5] = 8;
+	b[6] = 58;
+	b[7] = hl;
+	b[23] = 1;
+	b[39] = 1;
+	b[40] = type;
+	b[41] = code;
+	return 48;
+}
+
+Test(xt_packet6, icmp6_type_code_range)
+{
+	uint8_t pkt[64], info[4] = { 1, 0, 3, 0 };	/* type 1 codes 0-3 */
+
+	accept_rule6("icmp6", info, sizeof(info));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 64, 1, 3)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 64, 1, 4)), NF_DROP);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 64, 128, 0)), NF_DROP);
+	/* no "any" type for icmp6: 0xff is type 255 */
+	tm_rule_del(list_last_entry(&out6->rules, struct rule, list));
+	info[0] = 0xff;
+	accept_rule6("icmp6", info, sizeof(info));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 64, 1, 0)), NF_DROP);
+}
+
+Test(xt_packet6, hop_limit_gt)
+{
+	uint8_t pkt[64], info[2] = { 3 /* IP6T_HL_GT */, 10 };
+
+	accept_rule6("hl", info, sizeof(info));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 11, 128, 0)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 10, 128, 0)), NF_DROP);
+}
