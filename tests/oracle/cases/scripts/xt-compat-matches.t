@@ -13,6 +13,11 @@ iptables-nft -A INPUT -m pkttype ! --pkt-type unicast -j DROP
 iptables-nft -A INPUT -m length --length 1000:1500 -j ACCEPT
 iptables-nft -A INPUT -m length ! --length 64 -j ACCEPT
 iptables-nft -A INPUT -p tcp --tcp-flags SYN,RST SYN -m comment --comment syn -j ACCEPT
+iptables-nft -A INPUT -m ttl --ttl-lt 5 -j DROP
+iptables-nft -A INPUT -m ttl ! --ttl-eq 64 -j ACCEPT
+iptables-nft -A INPUT -m dscp --dscp 10 -j ACCEPT
+iptables-nft -A INPUT -m dscp ! --dscp-class EF -j ACCEPT
+iptables-nft -A INPUT -m tos --tos 0x10/0x3f -j ACCEPT
 iptables-nft -N SVC
 iptables-nft -A SVC -m comment --comment "in a user chain" -j RETURN
 iptables-nft -A INPUT -m comment --comment "to SVC" -j SVC

@@ -6,6 +6,9 @@ ip6tables-nft -A INPUT -m iprange --src-range 2001:db8::1-2001:db8::ff -j DROP
 ip6tables-nft -A INPUT -m length --length 0:1280 -j ACCEPT
 ip6tables-nft -A INPUT -m comment --comment "v6" -j ACCEPT
 ip6tables-nft -A INPUT -m pkttype --pkt-type multicast -j ACCEPT
+ip6tables-nft -A INPUT -m hl --hl-gt 1 -j ACCEPT
+ip6tables-nft -A INPUT -m dscp --dscp 46 -j ACCEPT
+ip6tables-nft -A INPUT -m tos ! --tos Minimize-Delay -j ACCEPT
 ip6tables-nft -S
 ip6tables-nft -L -n -v
 ip6tables-nft-save
