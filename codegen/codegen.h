@@ -464,6 +464,8 @@ void codegen_key_put(struct codegen_key *k, const void *v, size_t len);
  * @shape: append what determines the code (not the constants) to @k
  * @consts: write the constants (@const_size bytes) to @dst
  * @emit: emit the code evaluating @e
+ * @reads_ct: optional: does @e read skb->_nfct? (then the namespace needs
+ *	      the kernel's conntrack on: offload_conntrack_enable())
  */
 struct codegen_expr_ops {
 	const char *name;
@@ -474,6 +476,7 @@ struct codegen_expr_ops {
 		       const struct codegen_consts_ctx *cc);
 	void (*emit)(struct codegen_prog *p, const struct expr *e,
 		     const struct codegen_expr_ctx *ec);
+	bool (*reads_ct)(const struct expr *e);
 };
 
 extern const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX];
@@ -563,6 +566,10 @@ struct codegen_shape {
 	uint32_t dlen;
 };
 
+/**
+ * codegen_expr_reads_ct - does @e read conntrack state (skb->_nfct)?
+ */
+bool codegen_expr_reads_ct(const struct expr *e);
 /**
  * codegen_rule_check - can the dataplane run @rule? (every expression)
  * Return: 0 or -EOPNOTSUPP / -E2BIG with @err->msg set.

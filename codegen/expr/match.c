@@ -15,7 +15,8 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_udplite, &codegen_xt_icmp, &codegen_xt_icmp6,
 	&codegen_xt_multiport, &codegen_xt_mark, &codegen_xt_iprange,
 	&codegen_xt_length, &codegen_xt_pkttype, &codegen_xt_ttl,
-	&codegen_xt_hl, &codegen_xt_dscp, &codegen_xt_tos,
+	&codegen_xt_hl, &codegen_xt_dscp, &codegen_xt_tos, &codegen_xt_state,
+	&codegen_xt_conntrack1, &codegen_xt_conntrack2, &codegen_xt_conntrack3,
 };
 
 /* xt_ops - the translation of @x, NULL if none (select once per call) */
@@ -39,14 +40,9 @@ static int match_check(const struct expr *e, struct dp_error *err)
 	const struct codegen_xt_ops *o = xt_ops(x);
 
 	if (!o) {
-		if (!strcmp(x->name, "conntrack") || !strcmp(x->name, "state"))
-			snprintf(err->buf, sizeof(err->buf),
-				 "xt match '%s' is not supported by the nfbpf dataplane yet (it needs conntrack in the dataplane)",
-				 x->name);
-		else
-			snprintf(err->buf, sizeof(err->buf),
-				 "xt match '%s' revision %u is not supported by the nfbpf dataplane yet",
-				 x->name, x->rev);
+		snprintf(err->buf, sizeof(err->buf),
+			 "xt match '%s' revision %u is not supported by the nfbpf dataplane yet",
+			 x->name, x->rev);
 		err->msg = err->buf;
 		return -EOPNOTSUPP;
 	}
@@ -72,8 +68,15 @@ static void match_consts(const struct expr *e, uint8_t *dst,
 {
 	const struct expr_xt *x = expr_priv(e);
 
+	const struct codegen_xt_ops *o = xt_ops(x);
+
 	(void)cc;
-	memcpy(dst, x->info, xt_ops(x)->const_size);
+	memcpy(dst, x->info + o->const_off, o->const_size);
+}
+
+static bool match_reads_ct(const struct expr *e)
+{
+	return xt_ops(expr_priv(e))->reads_ct;
 }
 
 static void match_emit(struct codegen_prog *p, const struct expr *e,
@@ -91,4 +94,5 @@ const struct codegen_expr_ops codegen_expr_match = {
 	.shape = match_shape,
 	.consts = match_consts,
 	.emit = match_emit,
+	.reads_ct = match_reads_ct,
 };

@@ -28,7 +28,10 @@
  * @minlen: bytes of info the code reads (the kernel's matchsize)
  * @check: optional: values the translation does not cover (-EOPNOTSUPP
  *	   with @err set)
- * @const_size: bytes of constants
+ * @reads_ct: the match reads skb->_nfct (the kernel's conntrack must be
+ *	      on in the namespace, as the kernel's checkentry turns it on)
+ * @const_off: where in the info the constants start
+ * @const_size: bytes of constants (info[@const_off, +@const_size))
  * @shape: what determines the code
  * @consts: write @const_size bytes
  * @emit: the code
@@ -39,6 +42,8 @@ struct codegen_xt_ops {
 	uint8_t family;
 	uint32_t minlen;
 	int (*check)(const struct expr_xt *x, struct dp_error *err);
+	bool reads_ct;
+	uint32_t const_off;
 	uint32_t const_size;
 	void (*shape)(const struct expr_xt *x, struct codegen_key *k);
 	void (*emit)(struct codegen_prog *p, const struct expr_xt *x,
@@ -49,7 +54,8 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_udp, codegen_xt_udplite, codegen_xt_icmp, codegen_xt_icmp6,
 	codegen_xt_multiport, codegen_xt_mark, codegen_xt_iprange,
 	codegen_xt_length, codegen_xt_pkttype, codegen_xt_ttl, codegen_xt_hl,
-	codegen_xt_dscp, codegen_xt_tos;
+	codegen_xt_dscp, codegen_xt_tos, codegen_xt_state,
+	codegen_xt_conntrack1, codegen_xt_conntrack2, codegen_xt_conntrack3;
 
 /* st->verdict = NF_DROP; goto done (par->hotdrop) */
 static inline void codegen_xt_emit_hotdrop(struct codegen_prog *p,

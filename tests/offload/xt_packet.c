@@ -271,12 +271,12 @@ Test(xt_packet, untranslated_match_and_targets_are_refused)
 	struct dp_error err = { 0 };
 	struct rule *r;
 
-	strcpy(x->name, "conntrack");
-	x->rev = 3;
+	strcpy(x->name, "recent");
+	x->rev = 0;
 	x->len = 8;
 	r = tm_rule_new(out, &rb);
 	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "xt match 'conntrack' is not supported by the nfbpf dataplane yet (it needs conntrack in the dataplane)");
+	cr_assert_str_eq(err.msg, "xt match 'recent' revision 0 is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 
 	memset(&rb, 0, sizeof(rb));
@@ -488,4 +488,70 @@ Test(xt_packet6, hop_limit_gt)
 	accept_rule6("hl", info, sizeof(info));
 	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 11, 128, 0)), NF_ACCEPT);
 	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 10, 128, 0)), NF_DROP);
+}
+
+/* struct xt_conntrack_mtinfo3 with --ctstate only */
+static void ctstate_info(uint8_t *info, uint16_t mask, bool inv)
+{
+	uint16_t flags = 0x0001 | 0x2000;	/* STATE | STATE_ALIAS (-m state) */
+	uint16_t invf = inv ? 0x0001 : 0;
+
+	memset(info, 0, 168);
+	memcpy(info + 146, &flags, 2);
+	memcpy(info + 148, &invf, 2);
+	memcpy(info + 150, &mask, 2);
+}
+
+Test(xt_packet, state_new_dropped)
+{
+	uint32_t info = 1 << 3;	/* XT_STATE_BIT(IP_CT_NEW) */
+
+	drop_rule("state", 0, &info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM, "a new flow is dropped");
+}
+
+Test(xt_packet, conntrack_established_dropped_new_passes)
+{
+	int l9 = listener(SOCK_STREAM, 9);
+	uint8_t info[168];
+
+	/* -m conntrack --ctstate ESTABLISHED -j DROP: the SYN goes out, the
+	 * SYN-ACK (reply direction, established) does not */
+	ctstate_info(info, 1 << 1, false);
+	drop_rule("conntrack", 3, info, 162);
+	cr_assert_eq(udp_send(53, 5, 0), 0, "new: passes");
+	cr_assert_not(tcp_connects(9), "the SYN-ACK is established: dropped");
+	close(l9);
+}
+
+Test(xt_packet, conntrack_inverted_new)
+{
+	int l9 = listener(SOCK_STREAM, 9);
+	uint8_t info[168];
+
+	/* -m conntrack ! --ctstate NEW -j DROP */
+	ctstate_info(info, 1 << 3, true);
+	drop_rule("conntrack", 3, info, 162);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	cr_assert_not(tcp_connects(9));
+	close(l9);
+}
+
+Test(xt_packet, conntrack_beyond_ctstate_is_refused)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 168);
+	struct dp_error err = { 0 };
+	uint16_t flags = 0x0001 | 0x0002;	/* --ctstate ... --ctproto ... */
+	struct rule *r;
+
+	strcpy(x->name, "conntrack");
+	x->rev = 3;
+	x->family = 2;
+	x->len = 168;
+	memcpy(x->info + 146, &flags, 2);
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt match 'conntrack' beyond --ctstate (flags 0x3) is not supported by the nfbpf dataplane yet");
+	ruleset_rule_free(r);
 }

@@ -1,4 +1,8 @@
 # iptables-nft: xtables compat matches that the nfbpf dataplane translates
+iptables-nft -A INPUT -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT
+iptables-nft -A INPUT -m state --state INVALID -j DROP
+iptables-nft -A INPUT -m conntrack ! --ctstate NEW,UNTRACKED -j ACCEPT
+iptables-nft -A INPUT -m conntrack --ctstate DNAT -j ACCEPT
 iptables-nft -A INPUT -p tcp -m multiport --dports 80,443,8000:8080 -j ACCEPT
 iptables-nft -A INPUT -p udp -m multiport --sports 53,123 -j ACCEPT
 iptables-nft -A INPUT -p tcp -m multiport ! --ports 22,23 -j DROP

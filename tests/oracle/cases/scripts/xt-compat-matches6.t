@@ -1,4 +1,5 @@
 # ip6tables-nft: xtables compat matches that the nfbpf dataplane translates
+ip6tables-nft -A INPUT -m state --state ESTABLISHED -j ACCEPT
 ip6tables-nft -A INPUT -p ipv6-icmp --icmpv6-type echo-request -j ACCEPT
 ip6tables-nft -A INPUT -p ipv6-icmp ! --icmpv6-type 1/3 -j DROP
 ip6tables-nft -A INPUT -p udp -m multiport --dports 546,547 -j ACCEPT
