@@ -57,8 +57,9 @@ struct nfnl_xt_query {
  *
  * Return: 0, or the kernel's -errno for the rule (-ENOENT unknown
  * extension or revision, -EINVAL wrong size/table/hook/protocol or
- * refused by the extension's checkentry, ...). -EOPNOTSUPP if the kernel
- * cannot be asked (no permission to create a network namespace).
+ * refused by the extension's checkentry, ...). -ECOMM if the kernel
+ * could not be asked (no permission to create a network namespace, no
+ * answer within 5 s), -ENOMEM.
  */
 int nfnl_xt_check(const struct nfnl_xt_query *q);
 

@@ -46,7 +46,7 @@ static const char *const kernel_exprs[] = {
 	"dynset", "objref", "quota", "fib", "socket", "rt", "notrack",
 	"queue", "dup", "fwd", "tproxy", "synproxy", "hash", "numgen", "osf",
 	"xfrm", "tunnel", "connlimit", "last", "flow_offload", "inner",
-	"match", "target", "cmp", "lookup", "meta", "counter", NULL,
+	"cmp", "lookup", "meta", "counter", NULL,
 };
 
 static const struct nfnl_expr_ops *expr_type_find(const struct nlattr *name)

@@ -479,7 +479,5 @@ int nfnl_xt_check(const struct nfnl_xt_query *q)
 	if (e)
 		return e->err;
 	/* the kernel could not be asked: refuse, never accept unchecked */
-	if (err == -EPERM || err == -ETIMEDOUT || err == -EIO || !err)
-		return -EOPNOTSUPP;
-	return err;
+	return err == -ENOMEM ? err : -ECOMM;
 }

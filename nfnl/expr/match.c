@@ -91,6 +91,10 @@ int nfnl_xt_parse(const struct nfnl_expr_ctx *ctx, struct expr_xt *priv,
 	priv->rev = q.rev;
 	priv->family = ctx->family;
 	err = nfnl_xt_check(&q);
+	if (err == -ECOMM) {
+		extack_set(ctx->ext, "nfbpfd: cannot ask the kernel whether it accepts this xtables extension", NULL);
+		return -EOPNOTSUPP;
+	}
 	if (err)
 		return err;
 	/* a base chain the probe could not reproduce: nft_{match,target}_
