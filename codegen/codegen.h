@@ -466,6 +466,9 @@ void codegen_key_put(struct codegen_key *k, const void *v, size_t len);
  * @emit: emit the code evaluating @e
  * @reads_ct: optional: does @e read skb->_nfct? (then the namespace needs
  *	      the kernel's conntrack on: offload_conntrack_enable())
+ * @log_prefix: optional: the log prefix @e carries (NUL-terminated, into
+ *		*@prefix) and where its prefix id goes (dp_log_rule() interns
+ *		it before the constants are written), or NULL if none
  */
 struct codegen_expr_ops {
 	const char *name;
@@ -477,6 +480,7 @@ struct codegen_expr_ops {
 	void (*emit)(struct codegen_prog *p, const struct expr *e,
 		     const struct codegen_expr_ctx *ec);
 	bool (*reads_ct)(const struct expr *e);
+	uint32_t *(*log_prefix)(struct expr *e, const char **prefix);
 };
 
 extern const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX];
@@ -539,6 +543,13 @@ void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
 void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,
 			   int rb, int16_t boff, int ta, int tb, uint32_t len,
 			   uint32_t l_lt, uint32_t l_eq, uint32_t l_gt);
+/*
+ * codegen_emit_log_record - the log expression's code (codegen/expr/log.c):
+ * one struct codegen_log_rec into the namespace's ring buffer, reading
+ * the rule constants at @ec->cbase: u32 prefix id, u8 level, u8 flags
+ */
+void codegen_emit_log_record(struct codegen_prog *p,
+			     const struct codegen_expr_ctx *ec);
 /*
  * r0 = bpf_dynptr_slice() of @len packet bytes at offset r2 from
  * skb->data (into the shape frame's buffer if not linear); if that fails

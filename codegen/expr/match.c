@@ -19,19 +19,10 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_conntrack1, &codegen_xt_conntrack2, &codegen_xt_conntrack3,
 };
 
-/* xt_ops - the translation of @x, NULL if none (select once per call) */
+/* xt_ops - the translation of @x, NULL if none */
 static const struct codegen_xt_ops *xt_ops(const struct expr_xt *x)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(xt_matches) / sizeof(xt_matches[0]); i++) {
-		const struct codegen_xt_ops *o = xt_matches[i];
-
-		if (!strcmp(o->name, x->name) && o->rev == x->rev &&
-		    (!o->family || o->family == x->family) && x->len >= o->minlen)
-			return o;
-	}
-	return NULL;
+	return codegen_xt_find(xt_matches, sizeof(xt_matches) / sizeof(xt_matches[0]), x);
 }
 
 static int match_check(const struct expr *e, struct dp_error *err)
@@ -71,7 +62,10 @@ static void match_consts(const struct expr *e, uint8_t *dst,
 	const struct codegen_xt_ops *o = xt_ops(x);
 
 	(void)cc;
-	memcpy(dst, x->info + o->const_off, o->const_size);
+	if (o->consts)
+		o->consts(x, dst);
+	else
+		memcpy(dst, x->info + o->const_off, o->const_size);
 }
 
 static bool match_reads_ct(const struct expr *e)

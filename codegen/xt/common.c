@@ -1,6 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* common.c - helpers shared by the xtables match emitters. */
+#include <string.h>
 #include "codegen/xt/xt.h"
+
+const struct codegen_xt_ops *codegen_xt_find(const struct codegen_xt_ops *const *ops,
+					    size_t n, const struct expr_xt *x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct codegen_xt_ops *o = ops[i];
+
+		if (!strcmp(o->name, x->name) && o->rev == x->rev &&
+		    (!o->family || o->family == x->family) && x->len >= o->minlen)
+			return o;
+	}
+	return NULL;
+}
 
 void codegen_xt_emit_th(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 			uint32_t len)

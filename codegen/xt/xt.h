@@ -32,6 +32,9 @@
  *	      on in the namespace, as the kernel's checkentry turns it on)
  * @const_off: where in the info the constants start
  * @const_size: bytes of constants (info[@const_off, +@const_size))
+ * @consts: optional: write the @const_size bytes of constants (instead of
+ *	    the info slice)
+ * @log_prefix: optional: see codegen_expr_ops.log_prefix
  * @shape: what determines the code
  * @consts: write @const_size bytes
  * @emit: the code
@@ -45,6 +48,8 @@ struct codegen_xt_ops {
 	bool reads_ct;
 	uint32_t const_off;
 	uint32_t const_size;
+	void (*consts)(const struct expr_xt *x, uint8_t *dst);
+	uint32_t *(*log_prefix)(struct expr_xt *x, const char **prefix);
 	void (*shape)(const struct expr_xt *x, struct codegen_key *k);
 	void (*emit)(struct codegen_prog *p, const struct expr_xt *x,
 		     const struct codegen_expr_ctx *ec);
@@ -55,7 +60,16 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_multiport, codegen_xt_mark, codegen_xt_iprange,
 	codegen_xt_length, codegen_xt_pkttype, codegen_xt_ttl, codegen_xt_hl,
 	codegen_xt_dscp, codegen_xt_tos, codegen_xt_state,
-	codegen_xt_conntrack1, codegen_xt_conntrack2, codegen_xt_conntrack3;
+	codegen_xt_conntrack1, codegen_xt_conntrack2, codegen_xt_conntrack3,
+	codegen_xt_log;
+
+/*
+ * codegen_xt_find - the translation of @x among @ops[0..n): same name and
+ * revision, the family it is registered for, enough info bytes; NULL if
+ * none (the expression is then refused at commit)
+ */
+const struct codegen_xt_ops *codegen_xt_find(const struct codegen_xt_ops *const *ops,
+					    size_t n, const struct expr_xt *x);
 
 /* st->verdict = NF_DROP; goto done (par->hotdrop) */
 static inline void codegen_xt_emit_hotdrop(struct codegen_prog *p,

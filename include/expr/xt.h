@@ -16,6 +16,7 @@
  * @name: extension name, NUL terminated
  * @rev: revision
  * @family: family of the rule's table (the extension's NFPROTO)
+ * @dp_aux: the dataplane's: the LOG target's prefix id (dp_log_rule())
  * @len: bytes of @info: XT_ALIGN of the NFTA_*_INFO length, which the
  *	 kernel requires to equal XT_ALIGN(matchsize); the client's bytes,
  *	 zero padded, dumped byte for byte
@@ -29,6 +30,7 @@ struct expr_xt {
 	char name[32];
 	uint32_t rev;
 	uint8_t family;
+	uint32_t dp_aux;
 	uint32_t len;
 	uint8_t info[] __attribute__((aligned(8)));
 };

@@ -555,3 +555,55 @@ Test(xt_packet, conntrack_beyond_ctstate_is_refused)
 	cr_assert_str_eq(err.msg, "xt match 'conntrack' beyond --ctstate (flags 0x3) is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 }
+
+/* LOG target: the same record as the log expression's */
+struct log_got {
+	int n;
+	struct codegen_log_rec rec;
+	char prefix[64];
+};
+
+static void log_sink(void *arg, const struct codegen_log_rec *rec,
+		     const char *prefix, bool allowed)
+{
+	struct log_got *g = arg;
+
+	(void)allowed;
+	if (g->n++)
+		return;
+	g->rec = *rec;
+	snprintf(g->prefix, sizeof(g->prefix), "%s", prefix);
+}
+
+Test(xt_packet, log_target_then_drop)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_TARGET, sizeof(struct expr_xt) + 32);
+	struct log_got g = { 0 };
+	struct dp_error err = { 0 };
+
+	/* -j LOG --log-prefix "xt: " --log-level 6 --log-tcp-sequence */
+	strcpy(x->name, "LOG");
+	x->family = 2;
+	x->len = 32;
+	x->info[0] = 6;
+	x->info[1] = 0x01;
+	strcpy((char *)x->info + 2, "xt: ");
+	tm_rule(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, list_last_entry(&out->rules,
+					  struct rule, list), &err), 0,
+		     "%s", err.msg ? err.msg : "");
+	/* -j DROP */
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(out, &rb);
+	tm_commit_ok(&net);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM, "XT_CONTINUE, then the drop");
+	cr_assert_geq(offload_log_read(&net, log_sink, &g), 0);
+	cr_assert_eq(g.n, 1);
+	cr_assert_str_eq(g.prefix, "xt: ");
+	cr_assert_eq(g.rec.level, 6);
+	cr_assert_eq(g.rec.logflags, 0x01);
+	cr_assert_eq(g.rec.hook, HOOK_OUT);
+	cr_assert_eq(g.rec.pf, 2);
+	cr_assert_eq(g.rec.len, 33);
+}

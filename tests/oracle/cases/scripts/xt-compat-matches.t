@@ -22,6 +22,8 @@ iptables-nft -A INPUT -m ttl ! --ttl-eq 64 -j ACCEPT
 iptables-nft -A INPUT -m dscp --dscp 10 -j ACCEPT
 iptables-nft -A INPUT -m dscp ! --dscp-class EF -j ACCEPT
 iptables-nft -A INPUT -m tos --tos 0x10/0x3f -j ACCEPT
+iptables-nft -A INPUT -p tcp --dport 23 -j LOG --log-prefix "telnet: " --log-level 6
+iptables-nft -A INPUT -j LOG --log-tcp-sequence --log-tcp-options --log-ip-options --log-uid --log-macdecode
 iptables-nft -N SVC
 iptables-nft -A SVC -m comment --comment "in a user chain" -j RETURN
 iptables-nft -A INPUT -m comment --comment "to SVC" -j SVC

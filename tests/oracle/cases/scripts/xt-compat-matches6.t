@@ -10,6 +10,7 @@ ip6tables-nft -A INPUT -m pkttype --pkt-type multicast -j ACCEPT
 ip6tables-nft -A INPUT -m hl --hl-gt 1 -j ACCEPT
 ip6tables-nft -A INPUT -m dscp --dscp 46 -j ACCEPT
 ip6tables-nft -A INPUT -m tos ! --tos Minimize-Delay -j ACCEPT
+ip6tables-nft -A INPUT -m hl --hl-eq 255 -j LOG --log-prefix "hl255 "
 ip6tables-nft -S
 ip6tables-nft -L -n -v
 ip6tables-nft-save
