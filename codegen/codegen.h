@@ -464,6 +464,11 @@ void codegen_key_put(struct codegen_key *k, const void *v, size_t len);
  * @shape: append what determines the code (not the constants) to @k
  * @consts: write the constants (@const_size bytes) to @dst
  * @emit: emit the code evaluating @e
+ * @reads_ct: optional: does @e read skb->_nfct? (then the namespace needs
+ *	      the kernel's conntrack on: offload_conntrack_enable())
+ * @log_prefix: optional: the log prefix @e carries (NUL-terminated, into
+ *		*@prefix) and where its prefix id goes (dp_log_rule() interns
+ *		it before the constants are written), or NULL if none
  */
 struct codegen_expr_ops {
 	const char *name;
@@ -474,6 +479,8 @@ struct codegen_expr_ops {
 		       const struct codegen_consts_ctx *cc);
 	void (*emit)(struct codegen_prog *p, const struct expr *e,
 		     const struct codegen_expr_ctx *ec);
+	bool (*reads_ct)(const struct expr *e);
+	uint32_t *(*log_prefix)(struct expr *e, const char **prefix);
 };
 
 extern const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX];
@@ -493,6 +500,8 @@ extern const struct codegen_expr_ops codegen_expr_log;
 extern const struct codegen_expr_ops codegen_expr_numgen;
 extern const struct codegen_expr_ops codegen_expr_hash;
 extern const struct codegen_expr_ops codegen_expr_objref;
+extern const struct codegen_expr_ops codegen_expr_match;
+extern const struct codegen_expr_ops codegen_expr_target;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 
@@ -535,6 +544,20 @@ void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
 void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,
 			   int rb, int16_t boff, int ta, int tb, uint32_t len,
 			   uint32_t l_lt, uint32_t l_eq, uint32_t l_gt);
+/*
+ * codegen_emit_log_record - the log expression's code (codegen/expr/log.c):
+ * one struct codegen_log_rec into the namespace's ring buffer, reading
+ * the rule constants at @ec->cbase: u32 prefix id, u8 level, u8 flags
+ */
+void codegen_emit_log_record(struct codegen_prog *p,
+			     const struct codegen_expr_ctx *ec);
+/*
+ * r0 = bpf_dynptr_slice() of @len packet bytes at offset r2 from
+ * skb->data (into the shape frame's buffer if not linear); if that fails
+ * (too short) goto @l_fail. Clobbers r1-r5 and r9. Shape functions only.
+ */
+void codegen_emit_slice(struct codegen_prog *p, const struct codegen_env *env,
+			uint32_t len, uint32_t l_fail);
 /* is [slot, slot + len) inside the data registers? */
 int codegen_reg_ok(uint8_t slot, uint32_t len);
 
@@ -555,6 +578,10 @@ struct codegen_shape {
 	uint32_t dlen;
 };
 
+/**
+ * codegen_expr_reads_ct - does @e read conntrack state (skb->_nfct)?
+ */
+bool codegen_expr_reads_ct(const struct expr *e);
 /**
  * codegen_rule_check - can the dataplane run @rule? (every expression)
  * Return: 0 or -EOPNOTSUPP / -E2BIG with @err->msg set.

@@ -335,3 +335,24 @@ void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
 	/* registers are at r6 (state), constants at r7 (entry) */
 	codegen_emit_becmp_at(p, R6, regoff, R7, coff, R1, R2, len, l_lt, l_eq, l_gt);
 }
+
+void codegen_emit_slice(struct codegen_prog *p, const struct codegen_env *env,
+			uint32_t len, uint32_t l_fail)
+{
+	/* r9 = offset; bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
+	codegen_emit(p, INSN_MOV64_REG(R9, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+	/* r0 = bpf_dynptr_slice(&dynptr, r9, buf, len); if !r0 goto fail */
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_MOV64_REG(R2, R9));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_BUF_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R4, len));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_slice));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_fail);
+}

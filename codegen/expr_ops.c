@@ -18,4 +18,6 @@ const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
 	[EXPR_NUMGEN]		= &codegen_expr_numgen,
 	[EXPR_HASH]		= &codegen_expr_hash,
 	[EXPR_OBJREF]		= &codegen_expr_objref,
+	[EXPR_MATCH]		= &codegen_expr_match,
+	[EXPR_TARGET]		= &codegen_expr_target,
 };

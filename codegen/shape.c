@@ -42,6 +42,13 @@ static const struct codegen_expr_ops *ops_of(const struct expr *e)
 	return e->type < __EXPR_MAX ? codegen_expr_ops[e->type] : NULL;
 }
 
+bool codegen_expr_reads_ct(const struct expr *e)
+{
+	const struct codegen_expr_ops *ops = ops_of(e);
+
+	return ops && ops->reads_ct && ops->reads_ct(e);
+}
+
 int codegen_rule_check(const struct rule *rule, struct dp_error *err)
 {
 	const struct codegen_expr_ops *ops;

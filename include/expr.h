@@ -40,6 +40,8 @@ enum expr_type {
 	EXPR_NUMGEN,
 	EXPR_HASH,
 	EXPR_OBJREF,
+	EXPR_MATCH,
+	EXPR_TARGET,
 	__EXPR_MAX
 };
 

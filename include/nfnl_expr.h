@@ -14,6 +14,8 @@
  * @family: nfgen_family
  * @tx: the batch (for NFTA_*_ID references)
  * @ext: extended ack
+ * @rule_compat: the rule's NFTA_RULE_COMPAT, or NULL (the kernel's
+ *		 ctx->nla[NFTA_RULE_COMPAT], read by the xtables expressions)
  */
 struct nfnl_expr_ctx {
 	struct net *net;
@@ -22,6 +24,7 @@ struct nfnl_expr_ctx {
 	uint8_t family;
 	struct tx *tx;
 	struct extack *ext;
+	const struct nlattr *rule_compat;
 };
 
 /**
@@ -30,6 +33,10 @@ struct nfnl_expr_ctx {
  * @name: wire name (NFTA_EXPR_NAME)
  * @maxattr: highest attribute of NFTA_EXPR_DATA
  * @policy: maxattr + 1 entries
+ * @priv_size: optional: size of the private data for these (policy-
+ *	       checked) attributes, for types whose size depends on the
+ *	       message, as the kernel's select_ops sets ops->size; NULL =
+ *	       the model layer's fixed ruleset_expr_ops.size
  * @parse: validate @tb (already policy-checked) into the model, as the
  *	   kernel's ->init(); returns 0 or the kernel's -errno
  * @dump: append the attributes of NFTA_EXPR_DATA, as the kernel's ->dump()
@@ -39,6 +46,7 @@ struct nfnl_expr_ops {
 	const char *name;
 	int maxattr;
 	const struct attr_policy *policy;
+	size_t (*priv_size)(const struct nlattr **tb);
 	int (*parse)(const struct nfnl_expr_ctx *ctx, void *priv,
 		     const struct nlattr **tb);
 	void (*dump)(struct nfnl_buf *b, const void *priv);
@@ -80,5 +88,31 @@ struct set *nfnl_set_lookup_global(const struct nfnl_expr_ctx *ctx,
 				   const struct nlattr *id);
 /** nfnl_u32_check - nft_parse_u32_check(): -ERANGE above @max. */
 int nfnl_u32_check(const struct nlattr *a, uint32_t max, uint32_t *out);
+
+/* xtables match/target (nfnl/expr/match.c), shared by both types */
+struct expr_xt;
+extern const struct attr_policy nfnl_xt_policy[];
+/** nfnl_xt_priv_size - private data size of a match/target expression */
+size_t nfnl_xt_priv_size(const struct nlattr **tb);
+/**
+ * nfnl_xt_parse - nft_{match,target}_select_ops() + init()
+ * Return: 0, or the kernel's -errno (-ENOENT unknown extension, -EINVAL,
+ * -ERANGE, -EOPNOTSUPP ...).
+ */
+int nfnl_xt_parse(const struct nfnl_expr_ctx *ctx, struct expr_xt *priv,
+		  const struct nlattr **tb, bool target);
+void nfnl_xt_dump(struct nfnl_buf *b, const struct expr_xt *priv);
+struct nfnl_xt_query;
+struct basechain;
+/**
+ * nfnl_xt_query_fill - the kernel query for one expression: @tb policy-
+ * checked with NAME, REV and INFO present, @bc the chain's hook or NULL,
+ * @compat the rule's NFTA_RULE_COMPAT or NULL, @name 32 bytes of storage
+ * for the name. Return: whether the query is in a base chain.
+ */
+bool nfnl_xt_query_fill(struct nfnl_xt_query *q, uint8_t family,
+			const char *table, const struct basechain *bc,
+			const struct nlattr *compat, const struct nlattr **tb,
+			bool target, char *name);
 
 #endif

@@ -8,7 +8,8 @@
 /**
  * struct ruleset_expr_ops - what the model layer does per expression type
  * @name: wire name ("cmp")
- * @size: size of the private data
+ * @size: size of the private data (the fixed part, for types whose
+ *	  nfnl_expr_ops.priv_size sizes each record)
  * @activate: take references on chains/sets (rule becomes live in the
  *	      next generation); NULL if the type holds none
  * @deactivate: drop them

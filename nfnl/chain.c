@@ -545,7 +545,10 @@ int nfnl_delchain(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	if (cda[NFTA_CHAIN_HOOK]) {
 		if (destroy || (c->flags & NFT_CHAIN_HW_OFFLOAD))
 			return -EOPNOTSUPP;
-		if (c->base) {
+		/* only a netdev-style hook has devices to delete
+		 * (nft_base_chain_netdev); any other base chain is deleted
+		 * whole, the hook attribute ignored (iptables-nft -X) */
+		if (c->base && is_netdev_hook(t->family, c->base->hooknum)) {
 			extack_set(ctx->ext, "nfbpf: deleting chain devices is not supported yet",
 				   cda[NFTA_CHAIN_HOOK]);
 			return -EOPNOTSUPP;

@@ -485,6 +485,7 @@ static void rcv_batch(struct client *cl, const struct nlmsghdr *begin,
 		return;
 	}
 
+	nfnl_rule_xt_prefetch(cl->net, p, len);
 	ruleset_tx_init(&tx, cl->net);
 	list_for_each_entry(t, &cl->net->tables, list)
 		t->hgen_mark = t->hgenerator;

@@ -14,8 +14,8 @@ extern const struct nfnl_expr_ops nfnl_expr_immediate, nfnl_expr_cmp,
 	nfnl_expr_payload, nfnl_expr_meta, nfnl_expr_counter,
 	nfnl_expr_bitwise, nfnl_expr_lookup, nfnl_expr_range,
 	nfnl_expr_byteorder, nfnl_expr_ct, nfnl_expr_exthdr, nfnl_expr_log,
-	nfnl_expr_numgen, nfnl_expr_hash,
-	nfnl_expr_objref;
+	nfnl_expr_numgen, nfnl_expr_hash, nfnl_expr_objref, nfnl_expr_match,
+	nfnl_expr_target;
 
 const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &nfnl_expr_immediate,
@@ -33,6 +33,8 @@ const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_NUMGEN] = &nfnl_expr_numgen,
 	[EXPR_HASH] = &nfnl_expr_hash,
 	[EXPR_OBJREF] = &nfnl_expr_objref,
+	[EXPR_MATCH] = &nfnl_expr_match,
+	[EXPR_TARGET] = &nfnl_expr_target,
 };
 
 struct set *nfnl_set_lookup_global(const struct nfnl_expr_ctx *ctx,

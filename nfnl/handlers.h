@@ -75,6 +75,12 @@ int nfnl_chain_delete(struct nfnl_ctx *ctx, struct chain *c);
 
 /* nfnl/rule.c */
 extern const struct attr_policy nfnl_rule_policy[];
+/**
+ * nfnl_rule_xt_prefetch - before the batch @p/@len (the messages after
+ * BATCH_BEGIN) is handled, ask the kernel about all its xtables match/
+ * target expressions at once (nfnl_xt_prefetch()); a cache fill only.
+ */
+void nfnl_rule_xt_prefetch(struct net *net, const char *p, size_t len);
 int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda);
 int nfnl_delrule(struct nfnl_ctx *ctx, const struct nlattr **cda);
 int nfnl_getrule(struct nfnl_ctx *ctx, const struct nlattr **cda);

@@ -11,6 +11,8 @@
 #include "handlers.h"
 #include "nfnl_compat.h"
 #include "nfnl_expr.h"
+#include "nfnl_xt.h"
+#include <linux/netfilter/nf_tables_compat.h>
 #include "ruleset_expr.h"
 #include "dataplane.h"
 #include "expr/counter.h"
@@ -44,7 +46,7 @@ static const char *const kernel_exprs[] = {
 	"dynset", "quota", "fib", "socket", "rt", "notrack",
 	"queue", "dup", "fwd", "tproxy", "synproxy", "hash", "numgen", "osf",
 	"xfrm", "tunnel", "connlimit", "last", "flow_offload", "inner",
-	"match", "target", "cmp", "lookup", "meta", "counter", NULL,
+	"cmp", "lookup", "meta", "counter", NULL,
 };
 
 static const struct nfnl_expr_ops *expr_type_find(const struct nlattr *name)
@@ -74,10 +76,12 @@ static bool kernel_knows(const struct nlattr *name)
  * @attr: the list element (for the extended ack)
  * @ops: its type
  * @tb: its NFTA_EXPR_DATA attributes
+ * @size: size of its record
  */
 struct expr_info {
 	const struct nlattr *attr;
 	const struct nfnl_expr_ops *ops;
+	uint32_t size;
 	const struct nlattr *tb[32];
 };
 
@@ -115,6 +119,8 @@ static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
 	}
 	info->ops = ops;
 	info->attr = elem;
+	info->size = EXPR_SIZE(ops->priv_size ? ops->priv_size(info->tb) :
+			       ruleset_expr_ops[ops->type]->size);
 	return 0;
 }
 
@@ -219,11 +225,11 @@ static bool has_jump(const struct rule *r)
 
 static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 			    struct chain *c, const struct nlattr *list,
-			    struct rule **out)
+			    const struct nlattr *compat, struct rule **out)
 {
 	struct nfnl_expr_ctx ectx = {
 		.net = ctx->net, .table = t, .chain = c, .family = ctx->family,
-		.tx = ctx->tx, .ext = ctx->ext,
+		.tx = ctx->tx, .ext = ctx->ext, .rule_compat = compat,
 	};
 	struct expr_info *info = NULL;
 	const struct nlattr *a;
@@ -247,7 +253,7 @@ static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 				ctx->ext->bad_attr = a;
 				goto out_free_info;
 			}
-			size += EXPR_SIZE(ruleset_expr_ops[info[n].ops->type]->size);
+			size += info[n].size;
 			n++;
 		}
 	}
@@ -259,7 +265,7 @@ static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 	e = r->exprs;
 	for (i = 0; i < n; i++) {
 		e->type = info[i].ops->type;
-		e->size = EXPR_SIZE(ruleset_expr_ops[e->type]->size);
+		e->size = info[i].size;
 		err = info[i].ops->parse(&ectx, expr_priv(e), info[i].tb);
 		if (err) {
 			ctx->ext->bad_attr = info[i].attr;
@@ -381,7 +387,8 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		}
 	}
 
-	err = rule_parse_exprs(ctx, t, c, cda[NFTA_RULE_EXPRESSIONS], &r);
+	err = rule_parse_exprs(ctx, t, c, cda[NFTA_RULE_EXPRESSIONS],
+			       cda[NFTA_RULE_COMPAT], &r);
 	if (err)
 		return err;
 	if (r->dlen >= (1u << 12) * 2) {	/* nft_rule dlen field overflow */
@@ -612,4 +619,209 @@ int nfnl_dumprules(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		}
 	}
 	return 0;
+}
+
+/**
+ * struct xt_pre - one match/target expression seen ahead (prefetch)
+ * @next: list
+ * @q: its query; points into @name, @table and @bc
+ * @name: extension name
+ * @table: table name
+ * @bc: the chain's hook, if a base chain
+ */
+struct xt_pre {
+	struct xt_pre *next;
+	struct nfnl_xt_query q;
+	char name[32];
+	char table[NAME_MAXLEN];
+	struct basechain bc;
+};
+
+/**
+ * struct xt_chain_pre - a NEWCHAIN of the batch, for the rules after it
+ * @family: NFPROTO_*
+ * @table: NFTA_CHAIN_TABLE
+ * @name: NFTA_CHAIN_NAME
+ * @base: it has a hook
+ * @bc: the hook
+ */
+struct xt_chain_pre {
+	uint8_t family;
+	const struct nlattr *table, *name;
+	bool base;
+	struct basechain bc;
+};
+
+static const struct attr_policy pre_hook_policy[NFTA_HOOK_MAX + 1] = {
+	[NFTA_HOOK_HOOKNUM] = { .kind = ATTR_U32 },
+	[NFTA_HOOK_PRIORITY] = { .kind = ATTR_U32 },
+};
+
+static bool pre_chain(struct xt_chain_pre *cp, uint8_t family,
+		      const struct nlattr **cda)
+{
+	const struct nlattr *ha[NFTA_HOOK_MAX + 1];
+
+	if (!cda[NFTA_CHAIN_TABLE] || !cda[NFTA_CHAIN_NAME])
+		return false;
+	memset(cp, 0, sizeof(*cp));
+	cp->family = family;
+	cp->table = cda[NFTA_CHAIN_TABLE];
+	cp->name = cda[NFTA_CHAIN_NAME];
+	if (!cda[NFTA_CHAIN_HOOK])
+		return true;
+	if (nfnl_attr_parse_nested(cda[NFTA_CHAIN_HOOK], NFTA_HOOK_MAX,
+				   pre_hook_policy, ha, NULL) ||
+	    !ha[NFTA_HOOK_HOOKNUM] || !ha[NFTA_HOOK_PRIORITY])
+		return false;
+	cp->base = true;
+	cp->bc.hooknum = nfnl_attr_be32(ha[NFTA_HOOK_HOOKNUM]);
+	cp->bc.priority = (int32_t)nfnl_attr_be32(ha[NFTA_HOOK_PRIORITY]);
+	strcpy(cp->bc.type, "filter");
+	if (cda[NFTA_CHAIN_TYPE])
+		nfnl_attr_strlcpy(cp->bc.type, cda[NFTA_CHAIN_TYPE],
+				  sizeof(cp->bc.type));
+	return true;
+}
+
+/* the hook of the rule's chain: a NEWCHAIN before it, else the ruleset */
+static bool pre_rule_chain(struct net *net, const struct xt_chain_pre *cps,
+			   size_t ncps, uint8_t family, const struct nlattr **cda,
+			   const char *table, struct basechain *bc, bool *base)
+{
+	char name[NAME_MAXLEN];
+	struct table *t;
+	struct chain *c;
+	size_t i;
+
+	for (i = ncps; i-- > 0;) {
+		if (cps[i].family != family ||
+		    nfnl_attr_strcmp(cps[i].table, table))
+			continue;
+		nfnl_attr_strlcpy(name, cps[i].name, sizeof(name));
+		if (nfnl_attr_strcmp(cda[NFTA_RULE_CHAIN], name))
+			continue;
+		*base = cps[i].base;
+		*bc = cps[i].bc;
+		return true;
+	}
+	t = ruleset_table_lookup(net, table, family, genmask_next(net));
+	nfnl_attr_strlcpy(name, cda[NFTA_RULE_CHAIN], sizeof(name));
+	c = t ? ruleset_chain_lookup(t, name, genmask_next(net)) : NULL;
+	if (!c)
+		return false;
+	*base = c->base != NULL;
+	if (c->base)
+		*bc = *c->base;
+	return true;
+}
+
+/* the match/target expressions of one NEWRULE, onto @list */
+static void pre_rule(struct net *net, const struct xt_chain_pre *cps,
+		     size_t ncps, uint8_t family, const struct nlattr **cda,
+		     struct xt_pre **list, size_t *n)
+{
+	char table[NAME_MAXLEN];
+	struct basechain bc;
+	const struct nlattr *a;
+	bool base = false;
+	size_t left;
+
+	if (!cda[NFTA_RULE_TABLE] || !cda[NFTA_RULE_CHAIN] ||
+	    !cda[NFTA_RULE_EXPRESSIONS])
+		return;
+	nfnl_attr_strlcpy(table, cda[NFTA_RULE_TABLE], sizeof(table));
+	memset(&bc, 0, sizeof(bc));
+	if (!pre_rule_chain(net, cps, ncps, family, cda, table, &bc, &base))
+		return;
+	nfnl_attr_for_each_nested(a, cda[NFTA_RULE_EXPRESSIONS], left) {
+		const struct nlattr *tb[NFTA_EXPR_MAX + 1];
+		const struct nlattr *xt[NFTA_MATCH_MAX + 1];
+		struct xt_pre *x;
+		bool target;
+
+		if (nfnl_attr_parse_nested(a, NFTA_EXPR_MAX, expr_policy, tb, NULL) ||
+		    !tb[NFTA_EXPR_NAME] || !tb[NFTA_EXPR_DATA])
+			continue;
+		target = !nfnl_attr_strcmp(tb[NFTA_EXPR_NAME], "target");
+		if (!target && nfnl_attr_strcmp(tb[NFTA_EXPR_NAME], "match"))
+			continue;
+		if (nfnl_attr_parse_nested(tb[NFTA_EXPR_DATA], NFTA_MATCH_MAX,
+					   nfnl_xt_policy, xt, NULL) ||
+		    !xt[NFTA_MATCH_NAME] || !xt[NFTA_MATCH_REV] ||
+		    !xt[NFTA_MATCH_INFO] || nfnl_attr_be32(xt[NFTA_MATCH_REV]) > 255)
+			continue;
+		x = calloc(1, sizeof(*x));
+		if (!x)
+			return;
+		memcpy(x->table, table, sizeof(table));
+		x->bc = bc;
+		nfnl_xt_query_fill(&x->q, family, x->table, base ? &x->bc : NULL,
+				   cda[NFTA_RULE_COMPAT], xt, target, x->name);
+		x->next = *list;
+		*list = x;
+		(*n)++;
+	}
+}
+
+void nfnl_rule_xt_prefetch(struct net *net, const char *p, size_t len)
+{
+	struct xt_chain_pre *cps = NULL;
+	size_t ncps = 0, capcps = 0, n = 0, i;
+	struct xt_pre *list = NULL, *x;
+	struct nfnl_xt_query *qs;
+
+	while (len >= NLMSG_HDRLEN) {
+		const struct nlmsghdr *nlh = (const void *)p;
+		const struct nfgenmsg *nfg = (const void *)((const char *)nlh + NLMSG_HDRLEN);
+		size_t hl = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct nfgenmsg));
+		const struct nlattr *cda[NFTA_CHAIN_MAX_K + NFTA_RULE_MAX_K + 2];
+		uint16_t type = nlh->nlmsg_type;
+		size_t msglen;
+
+		if (nlh->nlmsg_len < hl || len < nlh->nlmsg_len ||
+		    type == NFNL_MSG_BATCH_BEGIN || type == NFNL_MSG_BATCH_END)
+			break;
+		if (type == ((NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWCHAIN) &&
+		    !nfnl_attr_parse((const char *)nlh + hl, nlh->nlmsg_len - hl,
+				     NFTA_CHAIN_MAX_K, nfnl_chain_policy, cda, NULL)) {
+			if (ncps == capcps) {
+				struct xt_chain_pre *nc;
+
+				capcps = capcps ? 2 * capcps : 16;
+				nc = realloc(cps, capcps * sizeof(*cps));
+				if (!nc)
+					goto out_free;
+				cps = nc;
+			}
+			if (pre_chain(&cps[ncps], nfg->nfgen_family, cda))
+				ncps++;
+		} else if (type == ((NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWRULE) &&
+			   !nfnl_attr_parse((const char *)nlh + hl, nlh->nlmsg_len - hl,
+					    NFTA_RULE_MAX_K, nfnl_rule_policy, cda, NULL)) {
+			pre_rule(net, cps, ncps, nfg->nfgen_family, cda, &list, &n);
+		}
+		msglen = NLMSG_ALIGN(nlh->nlmsg_len);
+		if (msglen > len)
+			break;
+		p += msglen;
+		len -= msglen;
+	}
+	if (n) {
+		qs = calloc(n, sizeof(*qs));
+		if (qs) {
+			/* in message order: the list is reversed */
+			for (i = n, x = list; x; x = x->next)
+				qs[--i] = x->q;
+			nfnl_xt_prefetch(qs, n);
+			free(qs);
+		}
+	}
+out_free:
+	while (list) {
+		x = list;
+		list = x->next;
+		free(x);
+	}
+	free(cps);
 }

@@ -757,7 +757,7 @@ static bool shapes_read_ct(const struct dataplane *dp, uint32_t from)
 		const char *end = (const char *)s->exprs + s->dlen;
 
 		for (; (const char *)e < end; e = expr_next(e))
-			if (e->type == EXPR_CT)
+			if (codegen_expr_reads_ct(e))
 				return true;
 	}
 	return false;

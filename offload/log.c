@@ -220,13 +220,15 @@ int dp_log_rule(struct dp_log *lg, struct rule *rule)
 	int err = 0;
 
 	rule_for_each_expr(e, rule) {
-		struct expr_log *l;
+		const struct codegen_expr_ops *ops = e->type < __EXPR_MAX ?
+						     codegen_expr_ops[e->type] : NULL;
+		const char *prefix;
+		uint32_t *id;
 
-		if (e->type != EXPR_LOG)
+		if (!ops || !ops->log_prefix || !(id = ops->log_prefix(e, &prefix)))
 			continue;
-		l = expr_priv(e);
-		l->prefix_id = prefix_id(lg, l->prefix, &err);
-		if (!l->prefix_id)
+		*id = prefix_id(lg, prefix, &err);
+		if (!*id)
 			return err;
 	}
 	return 0;

@@ -238,6 +238,12 @@ static void ct_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_label_bind(p, l_end);
 }
 
+static bool ct_reads_ct(const struct expr *e)
+{
+	(void)e;
+	return true;
+}
+
 const struct codegen_expr_ops codegen_expr_ct = {
 	.name = "ct",
 	.check = ct_check,
@@ -245,4 +251,5 @@ const struct codegen_expr_ops codegen_expr_ct = {
 	.shape = ct_shape,
 	.consts = ct_consts,
 	.emit = ct_emit,
+	.reads_ct = ct_reads_ct,
 };

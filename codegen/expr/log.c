@@ -79,8 +79,8 @@ static void copy_field(struct codegen_prog *p, int size, int src, int16_t off,
 	codegen_emit(p, INSN_STX_MEM(size, R9, R1, dst));
 }
 
-static void log_emit(struct codegen_prog *p, const struct expr *e,
-		     const struct codegen_expr_ctx *ec)
+void codegen_emit_log_record(struct codegen_prog *p,
+			     const struct codegen_expr_ctx *ec)
 {
 	const struct codegen_env *env = ec->env;
 	uint32_t l_out = codegen_label_new(p), l_nodev = codegen_label_new(p);
@@ -88,7 +88,6 @@ static void log_emit(struct codegen_prog *p, const struct expr *e,
 	uint32_t l_submit = codegen_label_new(p), l_nouid = codegen_label_new(p);
 	int i;
 
-	(void)e;
 	/* r0 = bpf_ringbuf_reserve(log, sizeof(rec), 0); if !r0 goto out */
 	codegen_emit_ld_map(p, R1, env->log_fd);
 	codegen_emit(p, INSN_MOV64_IMM(R2, sizeof(struct codegen_log_rec)));
@@ -205,6 +204,21 @@ static void log_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_label_bind(p, l_out);
 }
 
+static void log_emit(struct codegen_prog *p, const struct expr *e,
+		     const struct codegen_expr_ctx *ec)
+{
+	(void)e;
+	codegen_emit_log_record(p, ec);
+}
+
+static uint32_t *log_prefix(struct expr *e, const char **prefix)
+{
+	struct expr_log *l = expr_priv(e);
+
+	*prefix = l->prefix;
+	return &l->prefix_id;
+}
+
 const struct codegen_expr_ops codegen_expr_log = {
 	.name = "log",
 	.check = log_check,
@@ -212,4 +226,5 @@ const struct codegen_expr_ops codegen_expr_log = {
 	.shape = log_shape,
 	.consts = log_consts,
 	.emit = log_emit,
+	.log_prefix = log_prefix,
 };

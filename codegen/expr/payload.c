@@ -115,22 +115,8 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 		break;
 	}
 	codegen_label_bind(p, l_slice);
-	/* r9 = offset; bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
-	codegen_emit(p, INSN_MOV64_REG(R9, R2));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, ec->env->off.ctx_skb));
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	codegen_emit(p, INSN_MOV64_REG(R3, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
-	codegen_emit(p, INSN_CALL_KFUNC(ec->env->kf_dynptr_from_skb));
-	/* r0 = bpf_dynptr_slice(&dynptr, r9, buf, len); if !r0 goto break */
-	codegen_emit(p, INSN_MOV64_REG(R1, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_DYNPTR_OFF));
-	codegen_emit(p, INSN_MOV64_REG(R2, R9));
-	codegen_emit(p, INSN_MOV64_REG(R3, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_BUF_OFF));
-	codegen_emit(p, INSN_MOV64_IMM(R4, pl->len));
-	codegen_emit(p, INSN_CALL_KFUNC(ec->env->kf_dynptr_slice));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), ec->l_break);
+	/* r0 = slice(skb, r2, len); if !r0 goto break */
+	codegen_emit_slice(p, ec->env, pl->len, ec->l_break);
 	codegen_label_bind(p, l_copy);
 	/* regs[dreg..] = r0[0..len) */
 	codegen_emit_copy_to_reg(p, pl->dreg, R0, 0, pl->len);

@@ -7,7 +7,8 @@ extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
 	ruleset_expr_bitwise, ruleset_expr_lookup, ruleset_expr_range,
 	ruleset_expr_byteorder, ruleset_expr_ct,
 	ruleset_expr_exthdr, ruleset_expr_log, ruleset_expr_numgen,
-	ruleset_expr_hash, ruleset_expr_objref;
+	ruleset_expr_hash, ruleset_expr_objref, ruleset_expr_match,
+	ruleset_expr_target;
 
 const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
@@ -25,4 +26,6 @@ const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_NUMGEN] = &ruleset_expr_numgen,
 	[EXPR_HASH] = &ruleset_expr_hash,
 	[EXPR_OBJREF] = &ruleset_expr_objref,
+	[EXPR_MATCH] = &ruleset_expr_match,
+	[EXPR_TARGET] = &ruleset_expr_target,
 };

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * match.c - model operations of the xtables match expression: it holds no
+ * references; its private data is variable-sized (struct expr_xt).
+ */
+#include "ruleset_expr.h"
+#include "expr/xt.h"
+
+const struct ruleset_expr_ops ruleset_expr_match = {
+	.name = "match",
+	.size = sizeof(struct expr_xt),
+};

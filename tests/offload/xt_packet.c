@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * xt_packet.c - real packets over loopback, in a scratch network
+ * namespace, through xtables match expressions the dataplane translates:
+ * table ip t { chain out { type filter hook output priority 0; <match>
+ * drop } }, one extension per test. A drop at LOCAL_OUT fails the send
+ * with EPERM; TCP connects time out.
+ */
+#include "tests/codegen/model.h"
+#include "expr/xt.h"
+#include "ruleset_api.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+static struct net net;
+static struct table *t;
+static struct chain *out;
+
+static void setup(void)
+{
+	tm_net_init(&net, tm_scratch_netns());
+	cr_assert_eq(system("ip link set lo up"), 0);
+	t = tm_table(&net, "t", 2 /* ip */);
+	out = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
+}
+
+static void teardown(void)
+{
+	dataplane_net_free(&net);
+}
+
+TestSuite(xt_packet, .init = setup, .fini = teardown);
+
+/* rule: match name/rev with @info; drop */
+static void drop_rule(const char *name, uint32_t rev, const void *info,
+		      uint32_t len)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(len));
+	struct dp_error err = { 0 };
+
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->rev = rev;
+	x->family = 2;
+	x->len = XT_ALIGN_(len);
+	memcpy(x->info, info, len);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, list_last_entry(&out->rules,
+					  struct rule, list), &err), 0,
+		     "%s", err.msg ? err.msg : "");
+	tm_commit_ok(&net);
+}
+
+static int listener(int type, uint16_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, type | SOCK_NONBLOCK, 0), one = 1;
+
+	cr_assert_geq(s, 0);
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	cr_assert_eq(bind(s, (void *)&a, sizeof(a)), 0);
+	if (type == SOCK_STREAM)
+		cr_assert_eq(listen(s, 8), 0);
+	return s;
+}
+
+static bool tcp_connects(uint16_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), err = 0;
+	struct pollfd pfd = { .fd = s, .events = POLLOUT };
+	socklen_t len = sizeof(err);
+
+	connect(s, (void *)&a, sizeof(a));
+	if (poll(&pfd, 1, 300) != 1) {
+		close(s);
+		return false;
+	}
+	getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len);
+	close(s);
+	return err == 0;
+}
+
+/* send @len bytes of UDP to loopback:@port with skb mark @mark: 0 or -errno */
+static int udp_send(uint16_t port, size_t len, uint32_t mark)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_DGRAM, 0), ret;
+	char msg[512] = { 0 };
+
+	if (mark)
+		cr_assert_eq(setsockopt(s, SOL_SOCKET, SO_MARK, &mark, sizeof(mark)), 0);
+	ret = sendto(s, msg, len, 0, (void *)&a, sizeof(a)) < 0 ? -errno : 0;
+	close(s);
+	return ret;
+}
+
+/* send an ICMP message of @type on a raw socket: 0 or -errno */
+static int icmp_send(uint8_t type)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP), ret;
+	uint8_t msg[8] = { type };
+
+	cr_assert_geq(s, 0);
+	ret = sendto(s, msg, sizeof(msg), 0, (void *)&a, sizeof(a)) < 0 ? -errno : 0;
+	close(s);
+	return ret;
+}
+
+/* struct xt_tcp / xt_udp with both port ranges */
+static void ports(uint8_t *i, uint16_t smin, uint16_t smax, uint16_t dmin,
+		  uint16_t dmax)
+{
+	uint16_t p[4] = { smin, smax, dmin, dmax };
+
+	memcpy(i, p, sizeof(p));
+}
+
+Test(xt_packet, tcp_dport_and_syn_flag)
+{
+	int l9 = listener(SOCK_STREAM, 9), l10 = listener(SOCK_STREAM, 10);
+	uint8_t info[12] = { 0 };
+
+	/* -p tcp --dport 9 --tcp-flags SYN,ACK SYN */
+	ports(info, 0, 0xffff, 9, 9);
+	info[9] = 0x12;
+	info[10] = 0x02;
+	drop_rule("tcp", 0, info, sizeof(info));
+	cr_assert_not(tcp_connects(9), "tcp/9 SYN dropped");
+	cr_assert(tcp_connects(10), "tcp/10 accepted");
+	close(l9);
+	close(l10);
+}
+
+Test(xt_packet, tcp_inverted_dport)
+{
+	int l9 = listener(SOCK_STREAM, 9), l10 = listener(SOCK_STREAM, 10);
+	uint8_t info[12] = { 0 };
+
+	/* -p tcp ! --dport 9: every SYN except to 9 (and the SYN-ACKs from
+	 * sport 9, whose dport is the client's) is dropped */
+	ports(info, 9, 9, 9, 9);
+	info[11] = 0x01 | 0x02;	/* ! --sport 9 ! --dport 9 */
+	drop_rule("tcp", 0, info, sizeof(info));
+	cr_assert(tcp_connects(9), "tcp/9 accepted");
+	cr_assert_not(tcp_connects(10), "tcp/10 dropped");
+	close(l9);
+	close(l10);
+}
+
+Test(xt_packet, udp_dport_range)
+{
+	uint8_t info[10] = { 0 };
+
+	ports(info, 0, 0xffff, 1000, 2000);
+	drop_rule("udp", 0, info, sizeof(info));
+	cr_assert_eq(udp_send(1000, 5, 0), -EPERM);
+	cr_assert_eq(udp_send(2000, 5, 0), -EPERM);
+	cr_assert_eq(udp_send(2001, 5, 0), 0);
+	cr_assert_eq(udp_send(999, 5, 0), 0);
+}
+
+Test(xt_packet, multiport_ports_and_ranges)
+{
+	uint8_t info[48] = { 0 };
+	uint16_t p[3] = { 53, 7000, 7010 };
+
+	/* -m multiport --dports 53,7000:7010 */
+	info[0] = 1;	/* XT_MULTIPORT_DESTINATION */
+	info[1] = 3;
+	memcpy(info + 2, p, sizeof(p));
+	info[32 + 1] = 1;	/* pflags[1]: 7000:7010 */
+	drop_rule("multiport", 1, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	cr_assert_eq(udp_send(7000, 5, 0), -EPERM);
+	cr_assert_eq(udp_send(7005, 5, 0), -EPERM);
+	cr_assert_eq(udp_send(7010, 5, 0), -EPERM);
+	cr_assert_eq(udp_send(7011, 5, 0), 0);
+	cr_assert_eq(udp_send(54, 5, 0), 0);
+}
+
+Test(xt_packet, icmp_type)
+{
+	uint8_t info[4] = { 8, 0, 0xff, 0 };	/* --icmp-type echo-request */
+
+	drop_rule("icmp", 0, info, sizeof(info));
+	cr_assert_eq(icmp_send(8), -EPERM);
+	cr_assert_eq(icmp_send(13), 0);
+}
+
+Test(xt_packet, mark_with_mask)
+{
+	uint32_t info[3] = { 0x1, 0xff, 0 };	/* --mark 0x1/0xff */
+
+	drop_rule("mark", 1, info, 9);
+	cr_assert_eq(udp_send(53, 5, 0x101), -EPERM);
+	cr_assert_eq(udp_send(53, 5, 0x2), 0);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+}
+
+Test(xt_packet, iprange_source)
+{
+	uint8_t info[65] = { 0 };
+
+	/* --src-range 127.0.0.1-127.0.0.1 */
+	info[0] = 127; info[3] = 1;
+	info[16] = 127; info[19] = 1;
+	info[64] = 0x01;
+	drop_rule("iprange", 1, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+}
+
+Test(xt_packet, iprange_inverted_outside)
+{
+	uint8_t info[65] = { 0 };
+
+	/* ! --dst-range 127.0.0.2-127.0.0.9: 127.0.0.1 is outside: dropped */
+	info[32] = 127; info[35] = 2;
+	info[48] = 127; info[51] = 9;
+	info[64] = 0x02 | 0x20;
+	drop_rule("iprange", 1, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+}
+
+Test(xt_packet, length_range)
+{
+	uint16_t info[3] = { 0, 100, 0 };	/* --length 0:100 */
+
+	drop_rule("length", 0, info, 5);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);	/* 33 bytes */
+	cr_assert_eq(udp_send(53, 72, 0), -EPERM);	/* 100 */
+	cr_assert_eq(udp_send(53, 73, 0), 0);	/* 101 */
+}
+
+Test(xt_packet, pkttype_host_and_inverted)
+{
+	int32_t info[2] = { 1 /* PACKET_BROADCAST */, 0 };
+
+	/* at LOCAL_OUT a loopback packet is PACKET_HOST */
+	drop_rule("pkttype", 0, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[1] = 1;	/* ! --pkt-type broadcast */
+	drop_rule("pkttype", 0, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+}
+
+Test(xt_packet, comment_always_matches)
+{
+	char info[256] = "a comment";
+
+	drop_rule("comment", 0, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	cr_assert_eq(icmp_send(8), -EPERM);
+}
+
+Test(xt_packet, untranslated_match_and_targets_are_refused)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 8);
+	struct dp_error err = { 0 };
+	struct rule *r;
+
+	strcpy(x->name, "recent");
+	x->rev = 0;
+	x->len = 8;
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt match 'recent' revision 0 is not supported by the nfbpf dataplane yet");
+	ruleset_rule_free(r);
+
+	memset(&rb, 0, sizeof(rb));
+	x = tm_add(&rb, EXPR_TARGET, sizeof(struct expr_xt) + 8);
+	strcpy(x->name, "REJECT");
+	x->len = 8;
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt target 'REJECT' is not supported by the nfbpf dataplane yet");
+	ruleset_rule_free(r);
+}
+
+/* send 5 bytes of UDP to loopback:53 with socket option @opt = @val */
+static int udp_send_opt(int level, int opt, int val)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(53),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_DGRAM, 0), ret;
+
+	cr_assert_eq(setsockopt(s, level, opt, &val, sizeof(val)), 0);
+	ret = sendto(s, "hello", 5, 0, (void *)&a, sizeof(a)) < 0 ? -errno : 0;
+	close(s);
+	return ret;
+}
+
+Test(xt_packet, ttl_modes)
+{
+	uint8_t info[2] = { 2 /* IPT_TTL_LT */, 5 };
+
+	drop_rule("ttl", 0, info, sizeof(info));
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TTL, 4), -EPERM);
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TTL, 5), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[0] = 1;	/* IPT_TTL_NE 5 */
+	drop_rule("ttl", 0, info, sizeof(info));
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TTL, 5), 0);
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TTL, 64), -EPERM);
+}
+
+Test(xt_packet, dscp_and_tos)
+{
+	uint8_t dscp[2] = { 10, 0 };	/* --dscp 10: tos 0x28 */
+	uint8_t tos[3] = { 0xfc, 0x10, 0 };	/* --tos 0x10/0xfc */
+
+	drop_rule("dscp", 0, dscp, sizeof(dscp));
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TOS, 0x28), -EPERM);
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TOS, 0x10), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	drop_rule("tos", 1, tos, sizeof(tos));
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TOS, 0x10), -EPERM);
+	cr_assert_eq(udp_send_opt(IPPROTO_IP, IP_TOS, 0x28), 0);
+}
+
+/* verdicts of crafted packets (BPF_PROG_TEST_RUN): rule <match> accept */
+static void accept_rule(const char *name, uint32_t rev, const void *info,
+			uint32_t len)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(len));
+
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->rev = rev;
+	x->family = 2;
+	x->len = XT_ALIGN_(len);
+	memcpy(x->info, info, len);
+	tm_verdict(&rb, NF_ACCEPT, NULL);
+	tm_rule(out, &rb);
+	tm_commit_ok(&net);
+}
+
+Test(xt_packet, tcp_hotdrops_offset_1_fragments_and_tinygrams)
+{
+	uint8_t pkt[128], info[12] = { 0 };
+	uint32_t n;
+
+	/* chain policy drop; -p tcp -m tcp --dport 80 -j ACCEPT */
+	out->base->policy = NF_DROP;
+	ports(info, 0, 0xffff, 80, 80);
+	accept_rule("tcp", 0, info, sizeof(info));
+	n = tm_ip4(pkt, 6, 1000, 80, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	/* a fragment at offset 16: no match (policy) */
+	n = tm_ip4(pkt, 6, 1000, 80, 2);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	/* policy accept from now on: only a hotdrop drops */
+	out->base->policy = NF_ACCEPT;
+	tm_commit_ok(&net);
+	n = tm_ip4(pkt, 6, 1000, 81, 2);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	n = tm_ip4(pkt, 6, 1000, 81, 1);	/* offset 8: "evil" */
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	/* a TCP header cut short: hotdrop */
+	n = tm_ip4(pkt, 6, 1000, 81, 0);
+	pkt[3] = 20 + 10;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, 30), NF_DROP);
+	(void)n;
+}
+
+Test(xt_packet, icmp_any_type_and_inversion)
+{
+	uint8_t pkt[128], any[4] = { 0xff, 0, 0xff, 0 };
+	uint8_t not34[4] = { 3, 4, 4, 1 };	/* ! --icmp-type 3/4 */
+	uint32_t n = tm_ip4(pkt, 1, 0, 0, 0);
+
+	out->base->policy = NF_DROP;
+	accept_rule("icmp", 0, any, sizeof(any));
+	pkt[20] = 13;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	accept_rule("icmp", 0, not34, sizeof(not34));
+	pkt[20] = 3;
+	pkt[21] = 4;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	pkt[21] = 3;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+}
+
+Test(xt_packet, multiport_either_with_inversion)
+{
+	uint8_t pkt[128], info[48] = { 0 };
+	uint16_t p[2] = { 22, 23 };
+	uint32_t n;
+
+	/* ! --ports 22,23: neither port may be 22 or 23 */
+	out->base->policy = NF_DROP;
+	info[0] = 2;	/* XT_MULTIPORT_EITHER */
+	info[1] = 2;
+	memcpy(info + 2, p, sizeof(p));
+	info[47] = 1;
+	accept_rule("multiport", 1, info, sizeof(info));
+	n = tm_ip4(pkt, 17, 1000, 53, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	n = tm_ip4(pkt, 17, 22, 53, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	n = tm_ip4(pkt, 17, 1000, 23, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+}
+
+/* IPv6: icmp6 and hl, crafted packets through an ip6 table */
+static struct net net6;
+static struct chain *out6;
+
+static void setup6(void)
+{
+	struct table *t6;
+
+	tm_net_init(&net6, tm_scratch_netns());
+	t6 = tm_table(&net6, "t6", 10 /* ip6 */);
+	out6 = tm_chain(t6, "out", HOOK_OUT, 0, NF_DROP);
+}
+
+static void teardown6(void)
+{
+	dataplane_net_free(&net6);
+}
+
+TestSuite(xt_packet6, .init = setup6, .fini = teardown6);
+
+static void accept_rule6(const char *name, const void *info, uint32_t len)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(len));
+
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->family = 10;
+	x->len = XT_ALIGN_(len);
+	memcpy(x->info, info, len);
+	tm_verdict(&rb, NF_ACCEPT, NULL);
+	tm_rule(out6, &rb);
+	tm_commit_ok(&net6);
+}
+
+/* ipv6 header + 8 bytes of ICMPv6 */
+static uint32_t icmp6(uint8_t *b, uint8_t hl, uint8_t type, uint8_t code)
+{
+	memset(b, 0, 48);
+	b[0] = 0x60;
+	b[5] = 8;
+	b[6] = 58;
+	b[7] = hl;
+	b[23] = 1;
+	b[39] = 1;
+	b[40] = type;
+	b[41] = code;
+	return 48;
+}
+
+Test(xt_packet6, icmp6_type_code_range)
+{
+	uint8_t pkt[64], info[4] = { 1, 0, 3, 0 };	/* type 1 codes 0-3 */
+
+	accept_rule6("icmp6", info, sizeof(info));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 64, 1, 3)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 64, 1, 4)), NF_DROP);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 64, 128, 0)), NF_DROP);
+	/* no "any" type for icmp6: 0xff is type 255 */
+	tm_rule_del(list_last_entry(&out6->rules, struct rule, list));
+	info[0] = 0xff;
+	accept_rule6("icmp6", info, sizeof(info));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 64, 1, 0)), NF_DROP);
+}
+
+Test(xt_packet6, hop_limit_gt)
+{
+	uint8_t pkt[64], info[2] = { 3 /* IP6T_HL_GT */, 10 };
+
+	accept_rule6("hl", info, sizeof(info));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 11, 128, 0)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 10, 128, 0)), NF_DROP);
+}
+
+/* struct xt_conntrack_mtinfo3 with --ctstate only */
+static void ctstate_info(uint8_t *info, uint16_t mask, bool inv)
+{
+	uint16_t flags = 0x0001 | 0x2000;	/* STATE | STATE_ALIAS (-m state) */
+	uint16_t invf = inv ? 0x0001 : 0;
+
+	memset(info, 0, 168);
+	memcpy(info + 146, &flags, 2);
+	memcpy(info + 148, &invf, 2);
+	memcpy(info + 150, &mask, 2);
+}
+
+Test(xt_packet, state_new_dropped)
+{
+	uint32_t info = 1 << 3;	/* XT_STATE_BIT(IP_CT_NEW) */
+
+	drop_rule("state", 0, &info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM, "a new flow is dropped");
+}
+
+Test(xt_packet, conntrack_established_dropped_new_passes)
+{
+	int l9 = listener(SOCK_STREAM, 9);
+	uint8_t info[168];
+
+	/* -m conntrack --ctstate ESTABLISHED -j DROP: the SYN goes out, the
+	 * SYN-ACK (reply direction, established) does not */
+	ctstate_info(info, 1 << 1, false);
+	drop_rule("conntrack", 3, info, 162);
+	cr_assert_eq(udp_send(53, 5, 0), 0, "new: passes");
+	cr_assert_not(tcp_connects(9), "the SYN-ACK is established: dropped");
+	close(l9);
+}
+
+Test(xt_packet, conntrack_inverted_new)
+{
+	int l9 = listener(SOCK_STREAM, 9);
+	uint8_t info[168];
+
+	/* -m conntrack ! --ctstate NEW -j DROP */
+	ctstate_info(info, 1 << 3, true);
+	drop_rule("conntrack", 3, info, 162);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	cr_assert_not(tcp_connects(9));
+	close(l9);
+}
+
+Test(xt_packet, conntrack_beyond_ctstate_is_refused)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 168);
+	struct dp_error err = { 0 };
+	uint16_t flags = 0x0001 | 0x0002;	/* --ctstate ... --ctproto ... */
+	struct rule *r;
+
+	strcpy(x->name, "conntrack");
+	x->rev = 3;
+	x->family = 2;
+	x->len = 168;
+	memcpy(x->info + 146, &flags, 2);
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt match 'conntrack' beyond --ctstate (flags 0x3) is not supported by the nfbpf dataplane yet");
+	ruleset_rule_free(r);
+}
+
+/* LOG target: the same record as the log expression's */
+struct log_got {
+	int n;
+	struct codegen_log_rec rec;
+	char prefix[64];
+};
+
+static void log_sink(void *arg, const struct codegen_log_rec *rec,
+		     const char *prefix, bool allowed)
+{
+	struct log_got *g = arg;
+
+	(void)allowed;
+	if (g->n++)
+		return;
+	g->rec = *rec;
+	snprintf(g->prefix, sizeof(g->prefix), "%s", prefix);
+}
+
+Test(xt_packet, log_target_then_drop)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_TARGET, sizeof(struct expr_xt) + 32);
+	struct log_got g = { 0 };
+	struct dp_error err = { 0 };
+
+	/* -j LOG --log-prefix "xt: " --log-level 6 --log-tcp-sequence */
+	strcpy(x->name, "LOG");
+	x->family = 2;
+	x->len = 32;
+	x->info[0] = 6;
+	x->info[1] = 0x01;
+	strcpy((char *)x->info + 2, "xt: ");
+	tm_rule(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, list_last_entry(&out->rules,
+					  struct rule, list), &err), 0,
+		     "%s", err.msg ? err.msg : "");
+	/* -j DROP */
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(out, &rb);
+	tm_commit_ok(&net);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM, "XT_CONTINUE, then the drop");
+	cr_assert_geq(offload_log_read(&net, log_sink, &g), 0);
+	cr_assert_eq(g.n, 1);
+	cr_assert_str_eq(g.prefix, "xt: ");
+	cr_assert_eq(g.rec.level, 6);
+	cr_assert_eq(g.rec.logflags, 0x01);
+	cr_assert_eq(g.rec.hook, HOOK_OUT);
+	cr_assert_eq(g.rec.pf, 2);
+	cr_assert_eq(g.rec.len, 33);
+}
