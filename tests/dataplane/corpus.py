@@ -12,6 +12,10 @@ Paths (see README.md for the topology):
   out  fw raw socket (IP_HDRINCL / IPPROTO_RAW) --> b
   self fw raw socket --> fw over lo (output, postrouting, prerouting, input)
 
+`cls` splits the corpus into phases sent one after the other: 'main', then
+'frag' (non-first fragments, see README.md: the kernel's fast payload path
+reads them as if they had a transport header).
+
 `base` is the outcome with no ruleset at all, checked before the rulesets
 run ("harness self-check"): 'fw', 'b0', 'b1' or '-' (the stack drops it).
 """
@@ -161,7 +165,7 @@ def frag6(off, m, ident):
 # ---- the corpus ------------------------------------------------------------
 class Pkt:
     __slots__ = ('idx', 'path', 'fam', 'desc', 'build', 'a_if', 'dst', 'mark',
-                 'prio', 'base', 'eth_dst', 'out_if')
+                 'prio', 'base', 'eth_dst', 'out_if', 'cls')
 
     def __init__(self, path, fam, desc, build, base, a_if='eth0', dst=None,
                  mark=0, prio=0, eth_dst=None, out_if=None):
@@ -368,8 +372,11 @@ def build_corpus():
         v4('10.1.0.2', '10.2.0.2', 17, udp(7781, 53, pad(3)), id_=nid(), ttl=1), '-')
     add('fwd', 6, 'udp hoplimit 1 (expires in fw; icmpv6 time exceeded back to a)',
         v6('fd01::2', 'fd02::2', 17, udp(7781, 53, pad(3)), hlim=1), '-')
-    add('fwd', 4, 'udp to 10.3.3.3 (no route in fw: dropped by the stack)',
-        v4('10.1.0.2', '10.3.3.3', 17, udp(7782, 53, pad(1)), id_=nid()), '-')
+    # no route: fw drops it; the unreachable it would send back is rate
+    # limited by the host-wide route.error_cost, so the source has no
+    # route back and nothing is ever sent
+    add('fwd', 4, 'udp 192.0.2.1->10.3.3.3 (no route in fw: dropped by the stack)',
+        v4('192.0.2.1', '10.3.3.3', 17, udp(7782, 53, pad(1)), id_=nid()), '-')
     for n in (0, 1, 9, 100, 700, 1400):
         add('fwd', 4, 'udp 10.8.3.4->10.9.1.1:4001 payload %d' % n,
             v4('10.8.3.4', '10.9.1.1', 17, udp(4000, 4001, pad(n)), id_=nid()), 'b0')
@@ -446,7 +453,21 @@ def build_corpus():
 
     for n, p in enumerate(P):
         p.idx = n
+        p.cls = 'frag' if nonfirst_fragment(p.build(MARK + b'\0\0\0\0')) else 'main'
     return P
+
+
+def nonfirst_fragment(ip):
+    """True for an ipv4 packet with a fragment offset, or an ipv6 packet
+    whose fragment header (after any hbh/dstopts/routing) has one."""
+    if ip[0] >> 4 == 4:
+        return struct.unpack('!H', ip[6:8])[0] & 0x1fff != 0
+    nh, off = ip[6], 40
+    while nh in (0, 43, 60, 44):
+        if nh == 44:
+            return struct.unpack('!H', ip[off + 2:off + 4])[0] >> 3 != 0
+        nh, off = ip[off], off + 8 * (ip[off + 1] + 1)
+    return False
 
 
 # protocols the fw raw receivers listen to (every L4 protocol of the corpus)
@@ -455,4 +476,5 @@ RAW_PROTOS = {4: (1, 6, 17, 47, 50, 132, 136, 253), 6: (6, 17, 58, 47, 50, 132, 
 if __name__ == '__main__':
     import collections
     c = build_corpus()
-    print(len(c), 'packets', dict(collections.Counter((p.path, p.fam) for p in c)))
+    print(len(c), 'packets', dict(collections.Counter((p.path, p.fam) for p in c)),
+          dict(collections.Counter(p.cls for p in c)))

@@ -14,6 +14,7 @@ import ctypes
 import difflib
 import fnmatch
 import os
+import re
 import select
 import signal
 import socket
@@ -106,6 +107,8 @@ class Side:
                            ('net.ipv6.conf.default.accept_dad', '0'),
                            ('net.ipv6.conf.default.addr_gen_mode', '1'),
                            ('net.ipv6.icmp.ratelimit', '0'),
+                           # fw's own ipv6 answers get flow label 0, not a hash
+                           ('net.ipv6.auto_flowlabels', '0'),
                            # forwarding joins ff02::2: its MLD report and
                            # retransmissions leave at once, before settle()
                            ('net.ipv6.conf.all.mldv2_unsolicited_report_interval', '1'),
@@ -333,6 +336,97 @@ def compare_traffic(K, B, pkts, detail, maxshow=25):
     return bad
 
 
+COUNTER_RE = re.compile(r'packets (\d+) bytes (\d+)')
+
+
+def counter_delta(before, after):
+    """after - before for every 'packets N bytes M' of two listings of the
+    same ruleset; None when the listings do not line up."""
+    b, a = before.splitlines(), after.splitlines()
+    if len(a) != len(b):
+        return None
+    out = []
+    for lb, la in zip(b, a):
+        if COUNTER_RE.sub('', lb) != COUNTER_RE.sub('', la):
+            return None
+        nb = [(int(x), int(y)) for x, y in COUNTER_RE.findall(lb)]
+        it = iter(nb)
+
+        def sub(m):
+            p0, b0 = next(it)
+            return 'packets %d bytes %d' % (int(m.group(1)) - p0, int(m.group(2)) - b0)
+        out.append(COUNTER_RE.sub(sub, la))
+    return '\n'.join(out) + '\n'
+
+
+def list_both(K, B, kernel_only):
+    procs = [nft(K, ['list', 'ruleset']), nft(B, ['list', 'ruleset'])]
+    if not kernel_only:
+        procs.append((subprocess.Popen(['ip', 'netns', 'exec', B.ns['fw'], 'nft', 'list', 'ruleset'],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE), None))
+    return wait_all(procs)
+
+
+def run_case(K, B, args, name, text, pkts, classes, epoch0):
+    """load the ruleset on both sides, then one phase per corpus class:
+    send, compare each packet's outcome and the counters. Returns a list of
+    (test name, why or None, detail lines, seconds)."""
+    blabel = B.label_long
+    t0 = time.monotonic()
+    rk, rb = wait_all([nft(K, ['-f', '-'], text), nft(B, ['-f', '-'], text)])
+    if rk[0]:
+        # a broken ruleset, not a difference: fails the whole run
+        return [(name, 'harness: the kernel refuses the ruleset',
+                 rk[2].strip().splitlines()[:12], time.monotonic() - t0)]
+    if rb[0]:
+        detail = ['%s: exit %d' % (blabel, rb[0])] + rb[2].strip().splitlines()[:12]
+        return [(name if c == 'main' else '%s+%s' % (name, c), '%s refused the ruleset' % blabel,
+                 detail, time.monotonic() - t0) for c in classes]
+    out = []
+    prev = None
+    for i, cls in enumerate(classes):
+        sel = [p for p in pkts if p.cls == cls]
+        tname = name if cls == 'main' else '%s+%s' % (name, cls)
+        detail, why = [], None
+        traffic((K, B), sel, epoch0 + i)
+        nbad = compare_traffic(K, B, sel, detail)
+        res = list_both(K, B, args.kernel_only)
+        lk, lb = res[0], res[1]
+        if lk[0] or lb[0]:
+            detail.append('listing failed: kernel exit %d %s exit %d: %s %s' %
+                          (lk[0], blabel, lb[0], lk[2].strip(), lb[2].strip()))
+            why = 'listing failed'
+        else:
+            ck, cb, what = lk[1], lb[1], 'nft list ruleset'
+            if prev is not None:
+                # count only this phase's packets
+                dk, db = counter_delta(prev[0], ck), counter_delta(prev[1], cb)
+                if dk is not None and db is not None:
+                    ck, cb, what = dk, db, 'counters added by this phase'
+            if ck != cb:
+                detail.append('%s differ:' % what)
+                detail += udiff(ck, cb, 'kernel', blabel)
+                why = 'counters/listing differ'
+            prev = (lk[1], lb[1])
+        if len(res) > 2 and (res[2][0] or res[2][1].strip()):
+            detail.append('the kernel nf_tables of the nfbpf side is not empty!')
+            why = 'kernel side of nfbpf netns not empty'
+        if nbad:
+            why = '%d packet outcome(s) differ' % nbad + ('; ' + why if why else '')
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            for sd, lst in ((K, lk[1]), (B, lb[1])):
+                with open(os.path.join(args.keep, '%s.%s' % (tname, sd.label)), 'w') as f:
+                    f.write(lst)
+                    f.write('\n# outcomes\n')
+                    for p in sel:
+                        f.write('%d %s\n' % (p.idx, outcome(sd.seen.get(p.idx))))
+                    f.write('# unmarked %s\n' % dict(sorted(sd.strays.items())))
+        out.append((tname, why, detail, time.monotonic() - t0))
+        t0 = time.monotonic()
+    return out
+
+
 def main():
     global ORIG_NS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -391,7 +485,7 @@ def main():
             sd.build()
             sd.open_sockets()
         nsettle = settle((K, B))
-        print('1..%d' % (len(names) + 1))
+        print('1..%d' % (1 + len(names) * len({p.cls for p in pkts})))
         print('# topology up; %d frames before settling' % nsettle)
         sys.stdout.flush()
 
@@ -421,62 +515,25 @@ def main():
               (len(pkts), nstray))
         sys.stdout.flush()
 
-        # 2. the rulesets
-        for n, name in enumerate(names, start=2):
-            epoch = n
+        # 2. the rulesets, each in phases: one per corpus class
+        classes = sorted({p.cls for p in pkts}, key=lambda c: (c != 'main', c))
+        ntest = 1
+        for n, name in enumerate(names):
             path = os.path.join(args.rulesets, name + '.nft')
             with open(path, 'rb') as f:
                 text = b'flush ruleset\n' + f.read()
-            detail = []
-            why = None
-            t0 = time.monotonic()
-            rk, rb = wait_all([nft(K, ['-f', '-'], text), nft(B, ['-f', '-'], text)])
-            if rk[0]:
-                raise HarnessError('%s: the kernel refuses it: %s' % (name, rk[2].strip()))
-            if rb[0]:
-                why = '%s refused the ruleset' % blabel
-                detail += ['%s: exit %d' % (blabel, rb[0])] + rb[2].strip().splitlines()[:12]
-            else:
-                traffic((K, B), pkts, epoch)
-                nbad = compare_traffic(K, B, pkts, detail)
-                procs = [nft(K, ['list', 'ruleset']), nft(B, ['list', 'ruleset'])]
-                if not args.kernel_only:
-                    procs.append((subprocess.Popen(['ip', 'netns', 'exec', B.ns['fw'], 'nft', 'list', 'ruleset'],
-                                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE), None))
-                res = wait_all(procs)
-                lk, lb = res[0], res[1]
-                if lk[0] or lb[0]:
-                    detail.append('listing failed: kernel exit %d %s exit %d: %s %s' %
-                                  (lk[0], blabel, lb[0], lk[2].strip(), lb[2].strip()))
-                    why = 'listing failed'
-                elif lk[1] != lb[1]:
-                    detail.append('nft list ruleset (counters) differ:')
-                    detail += udiff(lk[1], lb[1], 'kernel', blabel)
-                    why = 'counters/listing differ'
-                if len(res) > 2 and (res[2][0] or res[2][1].strip()):
-                    detail.append('the kernel nf_tables of the nfbpf side is not empty!')
-                    why = 'kernel side of nfbpf netns not empty'
-                if nbad:
-                    why = '%d packet outcome(s) differ' % nbad + ('; ' + why if why else '')
-                if args.keep:
-                    os.makedirs(args.keep, exist_ok=True)
-                    for sd, lst in ((K, lk[1]), (B, lb[1])):
-                        with open(os.path.join(args.keep, '%s.%s' % (name, sd.label)), 'w') as f:
-                            f.write(lst)
-                            f.write('\n# outcomes\n')
-                            for p in pkts:
-                                f.write('%d %s\n' % (p.idx, outcome(sd.seen.get(p.idx))))
-                            f.write('# unmarked %s\n' % dict(sorted(sd.strays.items())))
-            dt = time.monotonic() - t0
-            if why:
-                rc = 1
-                print('not ok %d - %s # %s (%.1fs)' % (n, name, why, dt))
-                print('\n'.join('    ' + d for d in detail))
-            else:
-                print('ok %d - %s # %.1fs' % (n, name, dt))
+            results = run_case(K, B, args, name, text, pkts, classes, 2 + n * len(classes))
+            for tname, why, detail, dt in results:
+                ntest += 1
+                if why:
+                    rc = max(rc, 2 if why.startswith('harness') else 1)
+                    print('not ok %d - %s # %s (%.1fs)' % (ntest, tname, why, dt))
+                    print('\n'.join('    ' + d for d in detail))
+                else:
+                    print('ok %d - %s # %.1fs' % (ntest, tname, dt))
             sys.stdout.flush()
-        print('# side B: %s; %d rulesets; %d packets per side per ruleset; %.0fs' %
-              (blabel, len(names), len(pkts), time.monotonic() - t_start))
+        print('# side B: %s; %d rulesets x %d phases; %d packets per side per ruleset; %.0fs' %
+              (blabel, len(names), len(classes), len(pkts), time.monotonic() - t_start))
     except HarnessError as e:
         print('Bail out! %s' % e)
         rc = 2
