@@ -17,7 +17,8 @@ Paths (see README.md for the topology):
 reads them as if they had a transport header).
 
 `base` is the outcome with no ruleset at all, checked before the rulesets
-run ("harness self-check"): 'fw', 'b0', 'b1' or '-' (the stack drops it).
+run ("harness self-check"): 'fw', 'b0', 'b1', several joined by '+', or '-'
+(the stack drops it).
 """
 import struct
 
@@ -165,11 +166,12 @@ def frag6(off, m, ident):
 # ---- the corpus ------------------------------------------------------------
 class Pkt:
     __slots__ = ('idx', 'path', 'fam', 'desc', 'build', 'a_if', 'dst', 'mark',
-                 'prio', 'base', 'eth_dst', 'out_if', 'cls')
+                 'prio', 'base', 'eth_dst', 'out_if', 'cls', 'mcast_if')
 
     def __init__(self, path, fam, desc, build, base, a_if='eth0', dst=None,
-                 mark=0, prio=0, eth_dst=None, out_if=None):
+                 mark=0, prio=0, eth_dst=None, out_if=None, mcast_if=None):
         self.path, self.fam, self.desc, self.build = path, fam, desc, build
+        self.mcast_if = mcast_if
         self.base, self.a_if, self.dst, self.mark, self.prio = base, a_if, dst, mark, prio
         self.eth_dst, self.out_if = eth_dst, out_if
         self.idx = None
@@ -436,6 +438,17 @@ def build_corpus():
             v4('10.2.0.1', '10.2.0.2', 17, udp(4000, 4001, pad(n)), id_=nid()), 'b0', dst='10.2.0.2')
         add('out', 6, 'udp fd02::1->fd02::2:4001 payload %d' % n,
             v6('fd02::1', 'fd02::2', 17, udp(4000, 4001, pad(n))), 'b0', dst='fd02::2')
+    # multicast and broadcast from fw: out on the wire, and a looped copy
+    # (pkt_type PACKET_LOOPBACK at prerouting) delivered to fw itself
+    add('out', 4, 'udp 10.2.0.1->224.0.0.1:9100 multicast out b0 (+ looped copy)',
+        v4('10.2.0.1', '224.0.0.1', 17, udp(9100, 9100, pad(5)), id_=nid(), ttl=1), 'b0+fw',
+        dst='224.0.0.1', mcast_if='b0')
+    add('out', 4, 'udp 10.2.1.1->10.2.1.255:9101 broadcast out b1 (+ looped copy)',
+        v4('10.2.1.1', '10.2.1.255', 17, udp(9101, 9101, pad(6)), id_=nid()), 'b1+fw',
+        dst='10.2.1.255')
+    add('out', 6, 'udp fd02::1->ff02::1:9100 multicast out b0 (+ looped copy)',
+        v6('fd02::1', 'ff02::1', 17, udp(9100, 9100, pad(5)), hlim=1), 'b0+fw',
+        dst='ff02::1', mcast_if='b0')
     # self: fw -> fw over lo. The receiving raw socket reads it as 'fw'; an
     # echo request also brings the echo reply (fw:2).
     add('self', 4, 'udp 10.1.0.1:9000->10.1.0.1:9001 over lo',

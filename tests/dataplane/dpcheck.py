@@ -177,7 +177,9 @@ class Side:
                 for p in protos:
                     self._add('fw', socket.socket(af, socket.SOCK_RAW, p), 'raw%d' % fam)
             self.tx[4] = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+            self.tx[4].setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
             self.tx[6] = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
+            self.ifindex = {d: socket.if_nametoindex(d) for d in ('a0', 'a1', 'b0', 'b1')}
         finally:
             setns(ORIG_NS)
 
@@ -191,6 +193,11 @@ class Side:
             s = self.tx[p.fam]
             s.setsockopt(socket.SOL_SOCKET, SO_MARK, struct.pack('=I', p.mark))
             s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, p.prio)
+            ifi = self.ifindex[p.mcast_if] if p.mcast_if else 0
+            if p.fam == 4:
+                s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, struct.pack('=4s4si', bytes(4), bytes(4), ifi))
+            else:
+                s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, ifi)
             try:
                 s.sendto(data, (p.dst, 0) if p.fam == 4 else (p.dst, 0, 0, 0))
             except OSError as e:   # a dropping output hook makes sendmsg fail (EPERM)
@@ -500,7 +507,7 @@ def main():
         for sd in (K, B):
             for p in pkts:
                 got = {r for r in sd.seen.get(p.idx, {}) if r in ('fw', 'b0', 'b1')}
-                want = set() if p.base == '-' else {p.base}
+                want = set() if p.base == '-' else set(p.base.split('+'))
                 if got != want:
                     detail.append('%s: packet %d %s v%d %s: expected %s, got %s' %
                                   (sd.label_long, p.idx, p.path, p.fam, p.desc, p.base,
