@@ -374,23 +374,35 @@ def list_both(K, B, kernel_only):
     return wait_all(procs)
 
 
-def run_case(K, B, args, name, text, pkts, classes, epoch0):
-    """load the ruleset on both sides, then one phase per corpus class:
-    send, compare each packet's outcome and the counters. Returns a list of
-    (test name, why or None, detail lines, seconds)."""
+def run_case(K, B, args, name, steps, pkts, classes, epoch0):
+    """steps: [(suffix, nft text)]. For each step, load its text on both
+    sides, then run one phase per corpus class: send, compare each packet's
+    outcome and the counters. Returns a list of (test name, why or None,
+    detail lines, seconds)."""
+    out = []
+    prev = None
+    for k, (suffix, text) in enumerate(steps):
+        res, prev = run_step(K, B, args, name + suffix, text, pkts, classes,
+                             epoch0 + k * len(classes), prev)
+        out += res
+        if prev is None:
+            break
+    return out
+
+
+def run_step(K, B, args, name, text, pkts, classes, epoch0, prev):
     blabel = B.label_long
     t0 = time.monotonic()
     rk, rb = wait_all([nft(K, ['-f', '-'], text), nft(B, ['-f', '-'], text)])
     if rk[0]:
         # a broken ruleset, not a difference: fails the whole run
         return [(name, 'harness: the kernel refuses the ruleset',
-                 rk[2].strip().splitlines()[:12], time.monotonic() - t0)]
+                 rk[2].strip().splitlines()[:12], time.monotonic() - t0)], None
     if rb[0]:
         detail = ['%s: exit %d' % (blabel, rb[0])] + rb[2].strip().splitlines()[:12]
         return [(name if c == 'main' else '%s+%s' % (name, c), '%s refused the ruleset' % blabel,
-                 detail, time.monotonic() - t0) for c in classes]
+                 detail, time.monotonic() - t0) for c in classes], None
     out = []
-    prev = None
     for i, cls in enumerate(classes):
         sel = [p for p in pkts if p.cls == cls]
         tname = name if cls == 'main' else '%s+%s' % (name, cls)
@@ -415,6 +427,8 @@ def run_case(K, B, args, name, text, pkts, classes, epoch0):
                 detail += udiff(ck, cb, 'kernel', blabel)
                 why = 'counters/listing differ'
             prev = (lk[1], lb[1])
+        if prev is None:
+            prev = ('', '')
         if len(res) > 2 and (res[2][0] or res[2][1].strip()):
             detail.append('the kernel nf_tables of the nfbpf side is not empty!')
             why = 'kernel side of nfbpf netns not empty'
@@ -431,7 +445,7 @@ def run_case(K, B, args, name, text, pkts, classes, epoch0):
                     f.write('# unmarked %s\n' % dict(sorted(sd.strays.items())))
         out.append((tname, why, detail, time.monotonic() - t0))
         t0 = time.monotonic()
-    return out
+    return out, prev
 
 
 def main():
@@ -492,7 +506,8 @@ def main():
             sd.build()
             sd.open_sockets()
         nsettle = settle((K, B))
-        print('1..%d' % (1 + len(names) * len({p.cls for p in pkts})))
+        nsteps = sum(1 + os.path.exists(os.path.join(args.rulesets, n + '.then')) for n in names)
+        print('1..%d' % (1 + nsteps * len({p.cls for p in pkts})))
         print('# topology up; %d frames before settling' % nsettle)
         sys.stdout.flush()
 
@@ -528,8 +543,11 @@ def main():
         for n, name in enumerate(names):
             path = os.path.join(args.rulesets, name + '.nft')
             with open(path, 'rb') as f:
-                text = b'flush ruleset\n' + f.read()
-            results = run_case(K, B, args, name, text, pkts, classes, 2 + n * len(classes))
+                steps = [('', b'flush ruleset\n' + f.read())]
+            if os.path.exists(path[:-4] + '.then'):
+                with open(path[:-4] + '.then', 'rb') as f:
+                    steps.append(('@2', f.read()))
+            results = run_case(K, B, args, name, steps, pkts, classes, 2 + n * 2 * len(classes))
             for tname, why, detail, dt in results:
                 ntest += 1
                 if why:
