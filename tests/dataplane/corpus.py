@@ -166,12 +166,12 @@ def frag6(off, m, ident):
 # ---- the corpus ------------------------------------------------------------
 class Pkt:
     __slots__ = ('idx', 'path', 'fam', 'desc', 'build', 'a_if', 'dst', 'mark',
-                 'prio', 'base', 'eth_dst', 'out_if', 'cls', 'mcast_if')
+                 'prio', 'base', 'eth_dst', 'out_if', 'cls', 'mcast_if', 'uid')
 
     def __init__(self, path, fam, desc, build, base, a_if='eth0', dst=None,
-                 mark=0, prio=0, eth_dst=None, out_if=None, mcast_if=None):
+                 mark=0, prio=0, eth_dst=None, out_if=None, mcast_if=None, uid=0):
         self.path, self.fam, self.desc, self.build = path, fam, desc, build
-        self.mcast_if = mcast_if
+        self.mcast_if, self.uid = mcast_if, uid
         self.base, self.a_if, self.dst, self.mark, self.prio = base, a_if, dst, mark, prio
         self.eth_dst, self.out_if = eth_dst, out_if
         self.idx = None
@@ -438,6 +438,13 @@ def build_corpus():
             v4('10.2.0.1', '10.2.0.2', 17, udp(4000, 4001, pad(n)), id_=nid()), 'b0', dst='10.2.0.2')
         add('out', 6, 'udp fd02::1->fd02::2:4001 payload %d' % n,
             v6('fd02::1', 'fd02::2', 17, udp(4000, 4001, pad(n))), 'b0', dst='fd02::2')
+    # from a socket whose file belongs to uid/gid 1000 (meta skuid/skgid)
+    for n, (s, d, bif) in enumerate(out4[:3]):
+        add('out', 4, 'udp %s->%s:%d from a uid 1000 socket' % (s, d, 7100 + n),
+            v4(s, d, 17, udp(7100, 7100 + n, pad(n + 2)), id_=nid()), bif, dst=d, uid=1000)
+    for n, (s, d, bif) in enumerate(out6[:3]):
+        add('out', 6, 'tcp %s->%s:%d from a uid 1000 socket' % (s, d, 7100 + n),
+            v6(s, d, 6, tcp(7100, 7100 + n, 'S')), bif, dst=d, uid=1000)
     # multicast and broadcast from fw: out on the wire, and a looped copy
     # (pkt_type PACKET_LOOPBACK at prerouting) delivered to fw itself
     add('out', 4, 'udp 10.2.0.1->224.0.0.1:9100 multicast out b0 (+ looped copy)',
