@@ -564,6 +564,14 @@ def main():
                 with open(path[:-4] + '.then', 'rb') as f:
                     steps.append(('@2', f.read()))
             results = run_case(K, B, args, name, steps, pkts, classes, 2 + n * 2 * len(classes))
+            if re.search(rb'^#\s*dpcheck:.*\bfresh\b', steps[0][1], re.M):
+                # state that outlives the ruleset (conntrack entries, hooks
+                # held by nfbpfd): later rulesets get new namespaces
+                for sd in (K, B):
+                    sd.destroy()
+                    sd.build()
+                    sd.open_sockets()
+                settle((K, B))
             for tname, why, detail, dt in results:
                 ntest += 1
                 if why:
