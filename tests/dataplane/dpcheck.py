@@ -54,9 +54,8 @@ class HarnessError(Exception):
     pass
 
 
-def run(cmd, check=True, stdin=None, timeout=CMD_TIMEOUT):
-    p = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout)
+def run(cmd, check=True, timeout=CMD_TIMEOUT):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
     if check and p.returncode:
         raise HarnessError('%s: exit %d: %s' % (' '.join(cmd), p.returncode,
                                                   p.stderr.decode(errors='replace').strip()))
@@ -399,6 +398,10 @@ def run_case(K, B, args, name, steps, pkts, classes, epoch0):
                              epoch0 + k * len(classes), prev)
         out += res
         if prev is None:
+            # later steps build on this one: report them as failed too
+            for suffix2, _ in steps[k + 1:]:
+                out += [(name + suffix2 + ('' if c == 'main' else '+' + c), res[0][1],
+                         ['step %s failed' % (suffix or '1')], 0.0) for c in classes]
             break
     return out
 
@@ -501,7 +504,6 @@ def main():
         print('dpcheck: no rulesets selected', file=sys.stderr)
         return 2
 
-    ORIG_NS = '/proc/%d/ns/net' % os.getpid()
     # keep a handle: /proc/PID/ns/net follows setns, so pin the original
     orig_fd = os.open('/proc/self/ns/net', os.O_RDONLY)
     ORIG_NS = '/proc/%d/fd/%d' % (os.getpid(), orig_fd)
