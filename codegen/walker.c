@@ -316,7 +316,7 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_label_bind(p, l_pkttype);
 	emit_set_flag(p, PKT_PKTTYPE);
 
-	/* 5. each base chain at this hook point, in registration order: a
+	/* 5. each base chain at this hook point, newest registration first: a
 	 * drop ends the packet's journey, an accept goes on to the next */
 	for (k = 0; k < nheads; k++) {
 		uint32_t l_next = codegen_label_new(p);

@@ -1212,11 +1212,15 @@ static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
 	return h;
 }
 
+/*
+ * base chains of one hook point run newest registration first: the kernel's
+ * nf_hook_entries_grow() puts a new hook before those of equal priority
+ */
 static int want_cmp(const void *a, const void *b)
 {
 	const struct { uint32_t head; uint64_t seq; } *x = a, *y = b;
 
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->seq > y->seq ? -1 : x->seq < y->seq;
 }
 
 /* the next generation's base chains, grouped by hook point */

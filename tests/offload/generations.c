@@ -25,6 +25,16 @@ static void teardown(void)
 	dataplane_net_free(&net);
 }
 
+static struct expr_counter *counter_of(struct rule *r)
+{
+	struct expr *e;
+
+	rule_for_each_expr(e, r)
+		if (e->type == EXPR_COUNTER)
+			return expr_priv(e);
+	return NULL;
+}
+
 TestSuite(generations, .init = setup, .fini = teardown);
 
 static int run(void)
@@ -169,39 +179,47 @@ Test(generations, chains_sharing_a_hook_point_run_in_order)
 	struct table *t2 = tm_table(&net, "t2", 2 /* ip */);
 	struct chain *b2 = tm_chain(t2, "out", HOOK_OUT, 0, NF_ACCEPT);
 	struct tm_rb rb = { 0 };
-	struct rule *r;
+	struct rule *r, *r1;
 	uint64_t pk, by;
-	struct expr *e;
 
-	/* inet t out (prio 0) then ip t2 out (prio 0): one link for pf 2 */
+	/* inet t out (prio 0) registered first, ip t2 out (prio 0) second:
+	 * one link for pf 2, and as nf_hook_entries_grow() inserts a new hook
+	 * before those of equal priority, t2 runs first */
 	tm_counter(&rb);
 	r = tm_rule(b2, &rb);
+	tm_counter(&rb);
+	r1 = tm_rule(base, &rb);
 	tm_commit_ok(&net);
 	cr_assert_eq(offload_chain_prog(&net, base, 2),
 		     offload_chain_prog(&net, b2, 2));
 	cr_assert_eq(run(), NF_ACCEPT);
-	e = (struct expr *)r->exprs;
-	cr_assert_eq(dataplane_counter_read(&net,
-		((struct expr_counter *)expr_priv(e))->slot, &pk, &by), 0);
-	cr_assert_eq(pk, 1, "second chain ran after the first accepted");
-
-	/* the first chain drops: the second is not consulted */
-	base->base->policy = NF_DROP;
-	tm_commit_ok(&net);
-	cr_assert_eq(run(), NF_DROP);
-	cr_assert_eq(dataplane_counter_read(&net,
-		((struct expr_counter *)expr_priv(e))->slot, &pk, &by), 0);
+	cr_assert_eq(dataplane_counter_read(&net, counter_of(r)->slot, &pk, &by), 0);
 	cr_assert_eq(pk, 1);
+	cr_assert_eq(dataplane_counter_read(&net, counter_of(r1)->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 1, "the older chain ran after the newer one accepted");
 
-	/* the second chain drops, the first accepts: dropped */
-	base->base->policy = NF_ACCEPT;
+	/* the newer chain drops: the older one is not consulted */
 	b2->base->policy = NF_DROP;
 	tm_commit_ok(&net);
 	cr_assert_eq(run(), NF_DROP);
+	cr_assert_eq(dataplane_counter_read(&net, counter_of(r)->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 2);
+	cr_assert_eq(dataplane_counter_read(&net, counter_of(r1)->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 1, "the older chain did not run");
+
+	/* the older chain drops, the newer accepts: dropped, both ran */
+	b2->base->policy = NF_ACCEPT;
+	base->base->policy = NF_DROP;
+	tm_commit_ok(&net);
+	cr_assert_eq(run(), NF_DROP);
+	cr_assert_eq(dataplane_counter_read(&net, counter_of(r1)->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 2);
 	/* IPv6 only sees the inet chain */
 	{
 		uint8_t p6[48] = { 0x60, 0, 0, 0, 0, 8, 17, 64 };
 
+		base->base->policy = NF_ACCEPT;
+		tm_commit_ok(&net);
 		cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, p6, 48), NF_ACCEPT);
 	}
 }
