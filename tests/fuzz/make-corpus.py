@@ -193,6 +193,37 @@ SCENARIOS = [
     ("objects_list", OBJECTS, ["list", "ruleset"], None),
     ("objects_reset", OBJECTS, ["reset", "quotas"], None),
     ("objects_delete_table", OBJECTS, ["delete", "table", "inet", "o"], None),
+    ("rule_ct", None, ["-f", "-"],
+     "table inet c { chain i { type filter hook input priority 0;\n"
+     "ct state established,related accept\nct state invalid drop\n"
+     "ct direction reply ct status dnat ct mark 0x10 counter\n"
+     "ct l3proto ipv4 ct protocol tcp ct original proto-dst 22 accept\n"
+     "ct original ip saddr 10.0.0.0/8 ct reply ip6 daddr ::1 accept\n"
+     "ct mark set 1\nct zone 3 ct expiration 5s\n}\n}\n"),
+    ("rule_exthdr", None, ["-f", "-"],
+     "table inet x { chain o { type filter hook output priority 0;\n"
+     "exthdr hbh exists counter\nfrag more-fragments 1 drop\nrt type 2 accept\n"
+     "tcp option maxseg size 1460 accept\ntcp option sack-perm missing drop\n"
+     "tcp option maxseg size set 1360\n}\n}\n"),
+    ("rule_hash_numgen", None, ["-f", "-"],
+     "table ip h { chain o { type filter hook output priority 0;\n"
+     "jhash ip saddr . tcp dport mod 16 seed 0xdead offset 100 { 100-107 } accept\n"
+     "jhash ip saddr mod 2 vmap { 0 : accept, 1 : drop }\n"
+     "numgen random mod 10 < 3 counter\nnumgen inc mod 4 offset 2 3 drop\n"
+     "symhash mod 2 0 accept\n}\n}\n"),
+    ("rule_meta_more", None, ["-f", "-"],
+     "table inet m { chain o { type filter hook output priority 0;\n"
+     "meta skuid 1000 meta skgid 1000 drop\nmeta oifgroup 7 meta oifkind \"veth\" accept\n"
+     "meta cgroup 1 meta secpath exists accept\nmeta day \"Monday\" meta hour \"17:00\"-\"19:00\" drop\n"
+     "meta time > \"2026-01-01\" accept\n}\n}\n"),
+    ("set_timeouts", None, ["-f", "-"],
+     "table ip s { set t { type ipv4_addr; flags timeout; timeout 1h; gc-interval 30s;\n"
+     "elements = { 1.1.1.1, 2.2.2.2 timeout 30s, 3.3.3.3 timeout 1d expires 1h } }\n"
+     "chain i { type filter hook input priority 0; ip saddr @t drop;\n}\n}\n"),
+    ("rule_log", None, ["-f", "-"],
+     "table ip l { chain i { type filter hook input priority 0;\n"
+     "log prefix \"in: \" level warn flags tcp sequence,options\nlog group 2 snaplen 64\n"
+     "log flags all counter drop\n}\n}\n"),
 ]
 
 
