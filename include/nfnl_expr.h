@@ -39,6 +39,10 @@ struct nfnl_expr_ctx {
  *	       the model layer's fixed ruleset_expr_ops.size
  * @parse: validate @tb (already policy-checked) into the model, as the
  *	   kernel's ->init(); returns 0 or the kernel's -errno
+ * @live: optional, for expressions whose state the dataplane keeps
+ *	  (counter, quota): put the live values into @priv, a copy of the
+ *	  model's private data that @dump then writes, as the kernel dumps the
+ *	  running state; leaves @priv as it is if the dataplane has none
  * @dump: append the attributes of NFTA_EXPR_DATA, as the kernel's ->dump()
  */
 struct nfnl_expr_ops {
@@ -49,6 +53,7 @@ struct nfnl_expr_ops {
 	size_t (*priv_size)(const struct nlattr **tb);
 	int (*parse)(const struct nfnl_expr_ctx *ctx, void *priv,
 		     const struct nlattr **tb);
+	void (*live)(struct net *net, void *priv);
 	void (*dump)(struct nfnl_buf *b, const void *priv);
 };
 

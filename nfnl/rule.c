@@ -15,7 +15,6 @@
 #include <linux/netfilter/nf_tables_compat.h>
 #include "ruleset_expr.h"
 #include "dataplane.h"
-#include "expr/counter.h"
 #include "expr/immediate.h"
 #include "expr/lookup.h"
 
@@ -516,18 +515,15 @@ static void expr_dump(struct nfnl_buf *b, struct net *net, const struct expr *e)
 {
 	const struct nfnl_expr_ops *ops = nfnl_expr_ops[e->type];
 	size_t elem = nfnl_nest_start(b, NFTA_LIST_ELEM), data;
+	size_t size = ruleset_expr_ops[e->type]->size;
+	uint64_t live[16];
 
 	nfnl_put_str(b, NFTA_EXPR_NAME, ops->name);
 	data = nfnl_nest_start(b, NFTA_EXPR_DATA);
-	if (e->type == EXPR_COUNTER) {
-		struct expr_counter live = *(const struct expr_counter *)expr_priv(e);
-		uint64_t p = 0, by = 0;
-
-		if (live.slot && !dataplane_counter_read(net, live.slot, &p, &by)) {
-			live.packets = p;
-			live.bytes = by;
-		}
-		ops->dump(b, &live);
+	if (ops->live && size <= sizeof(live)) {
+		memcpy(live, expr_priv(e), size);
+		ops->live(net, live);
+		ops->dump(b, live);
 	} else {
 		ops->dump(b, expr_priv(e));
 	}

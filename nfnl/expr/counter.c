@@ -2,6 +2,7 @@
 /* counter.c - netlink side of the counter expression (nft_counter.c). */
 #include <errno.h>
 #include "nfnl_expr.h"
+#include "dataplane.h"
 #include "expr/counter.h"
 
 static const struct attr_policy counter_policy[NFTA_COUNTER_MAX + 1] = {
@@ -22,7 +23,19 @@ static int counter_parse(const struct nfnl_expr_ctx *ctx, void *p,
 	return 0;
 }
 
-/* the rule dump adds the live counts: see nfnl_rule_fill() */
+/* the live counts: the initial ones plus what the dataplane counted */
+static void counter_live(struct net *net, void *p)
+{
+	struct expr_counter *priv = p;
+	uint64_t packets, bytes;
+
+	if (priv->slot &&
+	    !dataplane_counter_read(net, priv->slot, &packets, &bytes)) {
+		priv->packets = packets;
+		priv->bytes = bytes;
+	}
+}
+
 static void counter_dump(struct nfnl_buf *b, const void *p)
 {
 	const struct expr_counter *priv = p;
@@ -37,5 +50,6 @@ const struct nfnl_expr_ops nfnl_expr_counter = {
 	.maxattr = NFTA_COUNTER_MAX,
 	.policy = counter_policy,
 	.parse = counter_parse,
+	.live = counter_live,
 	.dump = counter_dump,
 };
