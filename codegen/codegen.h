@@ -220,6 +220,8 @@ static inline bool codegen_set_interval(const struct set *s)
  * struct codegen_env - what the emitted code refers to
  * @rules_fd: rule map (ARRAY of struct codegen_entry)
  * @counters_fd: counter map (PERCPU_ARRAY of struct codegen_counter)
+ * @state_fd: state map (ARRAY of u64, one slot per stateful expression,
+ *	      shared by all CPUs: limit buckets, quota bytes)
  * @gen_fd: generation word (ARRAY, 1 x u32)
  * @progs_fd: prog array of walker programs
  * @kf_dynptr_from_skb: vmlinux BTF id of kfunc bpf_dynptr_from_skb
@@ -232,6 +234,7 @@ static inline bool codegen_set_interval(const struct set *s)
 struct codegen_env {
 	int rules_fd;
 	int counters_fd;
+	int state_fd;
 	int gen_fd;
 	int progs_fd;
 	int32_t kf_dynptr_from_skb;
@@ -469,6 +472,11 @@ void codegen_key_put(struct codegen_key *k, const void *v, size_t len);
  * @log_prefix: optional: the log prefix @e carries (NUL-terminated, into
  *		*@prefix) and where its prefix id goes (dp_log_rule() interns
  *		it before the constants are written), or NULL if none
+ * @state_slot: optional, for expressions with state shared by every CPU
+ *		(one u64 of the state map, in a slot the rule owns as long as
+ *		it lives, like a counter slot): where the model keeps @e's slot
+ * @state_init: the slot's first value when the rule is created; @now is
+ *		CLOCK_MONOTONIC in ns, the clock of bpf_ktime_get_ns()
  */
 struct codegen_expr_ops {
 	const char *name;
@@ -481,6 +489,8 @@ struct codegen_expr_ops {
 		     const struct codegen_expr_ctx *ec);
 	bool (*reads_ct)(const struct expr *e);
 	uint32_t *(*log_prefix)(struct expr *e, const char **prefix);
+	uint32_t *(*state_slot)(struct expr *e);
+	uint64_t (*state_init)(const struct expr *e, uint64_t now);
 };
 
 extern const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX];
@@ -560,6 +570,12 @@ void codegen_emit_slice(struct codegen_prog *p, const struct codegen_env *env,
 			uint32_t len, uint32_t l_fail);
 /* is [slot, slot + len) inside the data registers? */
 int codegen_reg_ok(uint8_t slot, uint32_t len);
+/*
+ * r0 = the state map word of a stateful expression whose slot is the u32
+ * at its constants' start (r1-r5 clobbered); goto @l_null if there is none
+ */
+void codegen_emit_state_lookup(struct codegen_prog *p,
+			       const struct codegen_expr_ctx *ec, uint32_t l_null);
 
 /* --- rules and shapes (codegen/shape.c) --- */
 

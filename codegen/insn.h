@@ -63,6 +63,16 @@
 	((struct bpf_insn){ .code = BPF_STX | BPF_SIZE(SIZE) | BPF_ATOMIC, \
 			    .dst_reg = DST, .src_reg = SRC, .off = OFF,	\
 			    .imm = BPF_ADD })
+/* src = atomic_fetch_add((SIZE *)(dst + off), src) */
+#define INSN_ATOMIC_FETCH_ADD(SIZE, DST, SRC, OFF)			\
+	((struct bpf_insn){ .code = BPF_STX | BPF_SIZE(SIZE) | BPF_ATOMIC, \
+			    .dst_reg = DST, .src_reg = SRC, .off = OFF,	\
+			    .imm = BPF_ADD | BPF_FETCH })
+/* r0 = atomic_cmpxchg((SIZE *)(dst + off), r0, src) */
+#define INSN_ATOMIC_CMPXCHG(SIZE, DST, SRC, OFF)			\
+	((struct bpf_insn){ .code = BPF_STX | BPF_SIZE(SIZE) | BPF_ATOMIC, \
+			    .dst_reg = DST, .src_reg = SRC, .off = OFF,	\
+			    .imm = BPF_CMPXCHG })
 /* if (dst OP src) goto pc + off */
 #define INSN_JMP_REG(OP, DST, SRC, OFF)					\
 	((struct bpf_insn){ .code = BPF_JMP | BPF_OP(OP) | BPF_X,	\

@@ -88,6 +88,16 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 			   uint64_t *bytes);
 
 /**
+ * dataplane_state_read - live value of a stateful expression's state word
+ * @net: namespace
+ * @slot: the expression's state slot (struct expr_quota.slot, ...)
+ * @val: out: the word as packets left it (quota: consumed bytes)
+ *
+ * Return: 0, or -ENOENT if the slot is not live.
+ */
+int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val);
+
+/**
  * struct dp_stats - observable dataplane work, cumulative per namespace
  * @progs_loaded: BPF programs loaded so far
  * @shapes: distinct rule shapes compiled

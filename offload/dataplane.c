@@ -5,7 +5,8 @@
  *
  * Per namespace: one rule map (struct codegen_entry per rule and per chain
  * head, written through a shared mapping), one per-CPU counter map, one
- * generation word, one prog array. Per hook point (pf, hook, priority):
+ * state map (a u64 per stateful expression such as limit and quota, shared
+ * by all CPUs, also mapped), one generation word, one prog array. Per hook point (pf, hook, priority):
  * one permanent trampoline program + netfilter link (never updated: the
  * kernel refuses; a second link there is EBUSY), tail-calling the walker
  * of the base chains registered there in its prog array slot.
@@ -15,14 +16,16 @@
  * new entries first, then relinks and updates genmasks (never changing
  * what the live generation sees); publish swaps walker programs (only if a
  * new shape or base chain needed one) and flips the generation word.
- * Entry indices and counter slots freed by a prepare are reused only after
+ * Entry indices, counter and state slots freed by a prepare are reused only after
  * the next publish, so no packet still walking can meet a recycled entry;
  * an abort first unlinks what the prepare linked in, then gives back at
  * once every index, slot, set id and shape the prepare took.
  *
- * The rule and counter maps start at DP_ENTRIES/DP_COUNTERS slots and
- * double (up to DP_MAX) when a prepare needs more: the grown rule map is
- * a copy of the old one, every walker is rebuilt against the new maps and
+ * The rule, counter and state maps start at DP_ENTRIES/DP_COUNTERS/DP_STATES
+ * slots and double (up to DP_MAX) when a prepare needs more: the grown rule
+ * map is a copy of the old one (the state map too, again at publish, when
+ * the old walkers have stopped updating it), every walker is rebuilt
+ * against the new maps and
  * switched at publish (the one case where adding rules loads a program);
  * abort drops the new maps and walkers.
  */
@@ -30,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 
@@ -50,6 +54,7 @@
  */
 #define DP_ENTRIES	4096		/* initial rule map slots (heads + rules) */
 #define DP_COUNTERS	4096		/* initial counter slots */
+#define DP_STATES	4096		/* initial state slots */
 #define DP_MAX		(1u << 22)	/* hard limit of both */
 #define DP_BASES	256	/* prog array slots (hook points) */
 #define DP_HASH		4096
@@ -74,6 +79,8 @@ enum rec_kind { REC_HEAD, REC_RULE };
  * @want: what this prepare wants it to hold
  * @slots: counter slots owned (rules), owned array
  * @nslots: count
+ * @states: state slots owned (rules), owned array
+ * @nstates: count
  * @seq: creation order (orders base chains at a shared hook point)
  * @seen: met in the current prepare
  * @fresh: created by the current prepare
@@ -88,6 +95,8 @@ struct dp_rec {
 	struct codegen_entry want;
 	uint32_t *slots;
 	uint32_t nslots;
+	uint32_t *states;
+	uint32_t nstates;
 	uint64_t seq;
 	bool seen;
 	bool fresh;
@@ -166,16 +175,28 @@ struct dataplane {
 	uint32_t rules_cap;		/* rule map entries */
 	uint32_t counters_cap;		/* counter map entries */
 	uint32_t cnt_cap;		/* cnt_init entries */
+	uint64_t *state_mem;		/* mmap of the state map */
+	size_t state_len;
+	uint32_t state_cap;		/* state map entries */
+	/* first values of the state slots this prepare assigned */
+	struct dp_state_init {
+		uint32_t slot;
+		uint64_t val;
+	} *sinit;
+	uint32_t nsinit, capsinit;
 	/* the maps before this prepare grew them (fd -1: not grown) */
 	struct {
-		int rules_fd, counters_fd;
+		int rules_fd, counters_fd, state_fd;
 		struct codegen_entry *rules_mem;
 		size_t rules_len;
-		uint32_t rules_cap, counters_cap;
+		uint64_t *state_mem;
+		size_t state_len;
+		uint32_t rules_cap, counters_cap, state_cap;
 	} old;
 	bool grown;
 	struct dp_alloc entries;
 	struct dp_alloc counters;
+	struct dp_alloc states;
 	struct dp_cnt *cnt_init;
 	bool slot_used[DP_BASES];
 	struct codegen_shape **shapes;
@@ -369,7 +390,10 @@ static void rec_free(struct dataplane *dp, struct dp_rec *r)
 	alloc_put(&dp->entries, r->idx);
 	for (i = 0; i < r->nslots; i++)
 		alloc_put(&dp->counters, r->slots[i]);
+	for (i = 0; i < r->nstates; i++)
+		alloc_put(&dp->states, r->states[i]);
 	free(r->slots);
+	free(r->states);
 	free(r);
 }
 
@@ -405,13 +429,23 @@ static void dp_free(struct dataplane *dp)
 	if (dp->old.counters_fd >= 0 &&
 	    dp->old.counters_fd != dp->env.counters_fd)
 		close(dp->old.counters_fd);
+	if (dp->state_mem)
+		munmap(dp->state_mem, dp->state_len);
+	if (dp->old.state_mem)
+		munmap(dp->old.state_mem, dp->old.state_len);
+	if (dp->old.state_fd >= 0 && dp->old.state_fd != dp->env.state_fd)
+		close(dp->old.state_fd);
 	free(dp->cnt_init);
+	free(dp->sinit);
 	alloc_fini(&dp->entries);
 	alloc_fini(&dp->counters);
+	alloc_fini(&dp->states);
 	if (dp->env.rules_fd > 0)
 		close(dp->env.rules_fd);
 	if (dp->env.counters_fd > 0)
 		close(dp->env.counters_fd);
+	if (dp->env.state_fd > 0)
+		close(dp->env.state_fd);
 	if (dp->env.gen_fd > 0)
 		close(dp->env.gen_fd);
 	if (dp->env.progs_fd > 0)
@@ -435,7 +469,7 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	if (!dp)
 		return -ENOMEM;
 	list_init(&dp->hooks);
-	dp->old.rules_fd = dp->old.counters_fd = -1;
+	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
 	ret = libbpf_num_possible_cpus();
 	if (ret < 0)
 		goto out_free;
@@ -447,12 +481,14 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		hard = strtoul(env, NULL, 0);	/* tests: a smaller limit */
 	dp->rules_cap = DP_ENTRIES < hard ? DP_ENTRIES : hard;
 	dp->counters_cap = DP_COUNTERS < hard ? DP_COUNTERS : hard;
+	dp->state_cap = DP_STATES < hard ? DP_STATES : hard;
 	dp->cnt_cap = dp->counters_cap;
 	dp->cnt_init = calloc(dp->cnt_cap, sizeof(*dp->cnt_init));
 	dp->sets = dp_sets_new();
 	if (!dp->cnt_init || !dp->sets ||
 	    alloc_init(&dp->entries, dp->rules_cap, hard) ||
-	    alloc_init(&dp->counters, dp->counters_cap, hard))
+	    alloc_init(&dp->counters, dp->counters_cap, hard) ||
+	    alloc_init(&dp->states, dp->state_cap, hard))
 		goto out_free;
 	ret = offload_btf_env(&dp->env);
 	if (ret) {
@@ -469,6 +505,11 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 					     "nfbpf_counters", 4,
 					     sizeof(struct codegen_counter),
 					     dp->counters_cap, NULL);
+	/* limit buckets and quota bytes: read and initialised through a
+	 * shared mapping, updated by packets with atomic instructions */
+	dp->env.state_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_state", 4,
+					  sizeof(uint64_t), dp->state_cap,
+					  &mmapable);
 	dp->env.gen_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_gen", 4, 4,
 					1, NULL);
 	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_chains",
@@ -480,7 +521,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		goto out_free;
 	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
-	    dp->env.gen_fd < 0 || dp->env.progs_fd < 0) {
+	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
+	    dp->env.progs_fd < 0) {
 		ret = -errno;
 		err->msg = "cannot create the nfbpf dataplane maps";
 		goto out_free;
@@ -492,6 +534,15 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		ret = -errno;
 		dp->rules_mem = NULL;
 		err->msg = "cannot map the nfbpf rule map";
+		goto out_free;
+	}
+	dp->state_len = (size_t)dp->state_cap * sizeof(uint64_t);
+	dp->state_mem = mmap(NULL, dp->state_len, PROT_READ | PROT_WRITE,
+			     MAP_SHARED, dp->env.state_fd, 0);
+	if (dp->state_mem == MAP_FAILED) {
+		ret = -errno;
+		dp->state_mem = NULL;
+		err->msg = "cannot map the nfbpf state map";
 		goto out_free;
 	}
 	net->dataplane = dp;
@@ -689,6 +740,67 @@ static int rule_slots(struct dataplane *dp, struct rule *rule, struct dp_rec *r)
 	return 0;
 }
 
+/*
+ * state slots of a new rule's stateful expressions (codegen ops with
+ * ->state_slot), each with its first value: written now if the state map
+ * holds the slot (no packet reaches a fresh or cooled slot), else by
+ * grow_maps() into the bigger map
+ */
+static int rule_states(struct dataplane *dp, struct rule *rule,
+		       struct dp_rec *r)
+{
+	const struct codegen_expr_ops *ops;
+	struct timespec ts;
+	struct expr *e;
+	uint32_t n = 0;
+	uint64_t now;
+
+	rule_for_each_expr(e, rule)
+		if (codegen_expr_ops[e->type]->state_slot)
+			n++;
+	if (!n)
+		return 0;
+	r->states = calloc(n, sizeof(uint32_t));
+	if (!r->states)
+		return -ENOMEM;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	rule_for_each_expr(e, rule) {
+		uint32_t *sp, slot;
+		uint64_t val;
+
+		ops = codegen_expr_ops[e->type];
+		if (!ops->state_slot)
+			continue;
+		sp = ops->state_slot(e);
+		slot = alloc_claim(&dp->states, *sp);
+		if (!slot)
+			slot = alloc_get(&dp->states);
+		if (!slot)
+			return -ENOSPC;
+		r->states[r->nstates++] = slot;
+		*sp = slot;
+		val = ops->state_init(e, now);
+		if (slot < dp->state_cap) {
+			__atomic_store_n(&dp->state_mem[slot], val, __ATOMIC_RELAXED);
+			continue;
+		}
+		if (dp->nsinit == dp->capsinit) {
+			uint32_t ncap = dp->capsinit ? 2 * dp->capsinit : 64;
+			void *m = realloc(dp->sinit, ncap * sizeof(*dp->sinit));
+
+			if (!m)
+				return -ENOMEM;
+			dp->sinit = m;
+			dp->capsinit = ncap;
+		}
+		dp->sinit[dp->nsinit].slot = slot;
+		dp->sinit[dp->nsinit].val = val;
+		dp->nsinit++;
+	}
+	return 0;
+}
+
 static struct codegen_shape *shape_get(struct dataplane *dp,
 				       const struct rule *rule, int *ret)
 {
@@ -867,6 +979,15 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 						r->seen = true;
 						return;
 					}
+					ret = rule_states(dp, rule, r);
+					if (ret) {
+						set_err(dp, err, ret,
+							ret == -ENOSPC ?
+							"nfbpf state map is full (limit and quota expressions)" :
+							NULL);
+						r->seen = true;
+						return;
+					}
 					s = shape_get(dp, rule, &ret);
 					if (!s) {
 						set_err(dp, err, ret, NULL);
@@ -898,18 +1019,24 @@ static int grow_maps(struct dataplane *dp, struct dp_error *err)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 	uint32_t rcap = dp->rules_cap, ccap = dp->counters_cap;
-	int rfd = -1, cfd = -1, ret;
+	uint32_t scap = dp->state_cap, i;
+	int rfd = -1, cfd = -1, sfd = -1, ret;
 	struct codegen_entry *mem = NULL;
-	size_t len = 0;
+	uint64_t *smem = NULL;
+	size_t len = 0, slen = 0;
 
 	while (rcap < dp->entries.max)
 		rcap *= 2;
 	while (ccap < dp->counters.max)
 		ccap *= 2;
+	while (scap < dp->states.max)
+		scap *= 2;
 	if (rcap > dp->entries.hard)
 		rcap = dp->entries.hard;
 	if (ccap > dp->counters.hard)
 		ccap = dp->counters.hard;
+	if (scap > dp->states.hard)
+		scap = dp->states.hard;
 	if (rcap != dp->rules_cap) {
 		rfd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_rules", 4,
 				     sizeof(struct codegen_entry), rcap, &mmapable);
@@ -929,10 +1056,29 @@ static int grow_maps(struct dataplane *dp, struct dp_error *err)
 		if (cfd < 0)
 			goto out_errno;
 	}
+	if (scap != dp->state_cap) {
+		sfd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_state", 4,
+				     sizeof(uint64_t), scap, &mmapable);
+		if (sfd < 0)
+			goto out_errno;
+		slen = (size_t)scap * sizeof(uint64_t);
+		smem = mmap(NULL, slen, PROT_READ | PROT_WRITE, MAP_SHARED, sfd, 0);
+		if (smem == MAP_FAILED) {
+			smem = NULL;
+			goto out_errno;
+		}
+		/* what the state is now (grow_commit() copies it again once
+		 * the old walkers are gone), then this prepare's new slots */
+		memcpy(smem, dp->state_mem, dp->state_len);
+		for (i = 0; i < dp->nsinit; i++)
+			smem[dp->sinit[i].slot] = dp->sinit[i].val;
+	}
 	dp->old.rules_fd = dp->env.rules_fd;
 	dp->old.counters_fd = dp->env.counters_fd;
+	dp->old.state_fd = dp->env.state_fd;
 	dp->old.rules_cap = dp->rules_cap;
 	dp->old.counters_cap = dp->counters_cap;
+	dp->old.state_cap = dp->state_cap;
 	if (rfd >= 0) {
 		dp->old.rules_mem = dp->rules_mem;
 		dp->old.rules_len = dp->rules_len;
@@ -945,6 +1091,14 @@ static int grow_maps(struct dataplane *dp, struct dp_error *err)
 		dp->env.counters_fd = cfd;
 		dp->counters_cap = ccap;
 	}
+	if (sfd >= 0) {
+		dp->old.state_mem = dp->state_mem;
+		dp->old.state_len = dp->state_len;
+		dp->env.state_fd = sfd;
+		dp->state_mem = smem;
+		dp->state_len = slen;
+		dp->state_cap = scap;
+	}
 	dp->grown = true;
 	return 0;
 
@@ -952,10 +1106,14 @@ out_errno:
 	ret = -errno;
 	if (mem)
 		munmap(mem, len);
+	if (smem)
+		munmap(smem, slen);
 	if (rfd >= 0)
 		close(rfd);
 	if (cfd >= 0)
 		close(cfd);
+	if (sfd >= 0)
+		close(sfd);
 	snprintf(err->buf, sizeof(err->buf),
 		 "cannot grow the nfbpf rule map to %u entries: %s", rcap,
 		 strerror(-ret));
@@ -988,12 +1146,22 @@ static void grow_commit(struct dataplane *dp)
 		free(v);
 		close(dp->old.counters_fd);
 	}
+	if (dp->old.state_fd != dp->env.state_fd) {
+		/* the old walkers no longer run: the state as they left it
+		 * (slots this prepare assigned were written to both maps) */
+		for (slot = 1; slot < dp->old.state_cap; slot++)
+			dp->state_mem[slot] = __atomic_load_n(&dp->old.state_mem[slot],
+							      __ATOMIC_RELAXED);
+		munmap(dp->old.state_mem, dp->old.state_len);
+		close(dp->old.state_fd);
+	}
 	if (dp->old.rules_fd != dp->env.rules_fd) {
 		munmap(dp->old.rules_mem, dp->old.rules_len);
 		close(dp->old.rules_fd);
 	}
 	dp->old.rules_mem = NULL;
-	dp->old.rules_fd = dp->old.counters_fd = -1;
+	dp->old.state_mem = NULL;
+	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
 	dp->grown = false;
 }
 
@@ -1023,8 +1191,17 @@ static void grow_undo(struct dataplane *dp)
 		dp->env.counters_fd = dp->old.counters_fd;
 		dp->counters_cap = dp->old.counters_cap;
 	}
+	if (dp->old.state_fd != dp->env.state_fd) {
+		munmap(dp->state_mem, dp->state_len);
+		close(dp->env.state_fd);
+		dp->env.state_fd = dp->old.state_fd;
+		dp->state_mem = dp->old.state_mem;
+		dp->state_len = dp->old.state_len;
+		dp->state_cap = dp->old.state_cap;
+	}
 	dp->old.rules_mem = NULL;
-	dp->old.rules_fd = dp->old.counters_fd = -1;
+	dp->old.state_mem = NULL;
+	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
 	dp->grown = false;
 }
 
@@ -1332,6 +1509,7 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 		dataplane_abort(net);
 	dp->err = 0;
 	dp->written = false;
+	dp->nsinit = 0;
 	dp->nshapes0 = dp->nshapes;
 	dp->gen_next = net->gencursor ^ 1;
 	for (i = 0; i < DP_HASH; i++)
@@ -1352,7 +1530,8 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 	if (!dp->err)
 		prepare_rules(net, dp, err);
 	if (!dp->err && (dp->entries.max > dp->rules_cap ||
-			 dp->counters.max > dp->counters_cap)) {
+			 dp->counters.max > dp->counters_cap ||
+			 dp->states.max > dp->state_cap)) {
 		ret = grow_maps(dp, err);
 		if (ret)
 			set_err(dp, err, ret, NULL);
@@ -1429,6 +1608,7 @@ void dataplane_publish(struct net *net)
 		}
 	alloc_publish(&dp->entries);
 	alloc_publish(&dp->counters);
+	alloc_publish(&dp->states);
 	dp_sets_publish(dp->sets);
 	dp->prepared = false;
 }
@@ -1528,8 +1708,10 @@ void dataplane_abort(struct net *net)
 	if (relinked)
 		alloc_publish(&dp->entries);
 	alloc_publish(&dp->counters);
+	alloc_publish(&dp->states);
 	alloc_shrink(&dp->entries, dp->rules_cap);
 	alloc_shrink(&dp->counters, dp->counters_cap);
+	alloc_shrink(&dp->states, dp->state_cap);
 	dp->written = false;
 	shapes_trim(dp, dp->nshapes0);
 	dp_sets_abort(dp->sets);
@@ -1581,6 +1763,22 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 			*bytes += v[i].bytes;
 		}
 	free(v);
+	return 0;
+}
+
+int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val)
+{
+	struct dataplane *dp = net->dataplane;
+	const uint64_t *mem;
+
+	if (!dp || !slot || slot >= dp->states.max ||
+	    slot >= dp->state_cap || !dp->states.used[slot])
+		return -ENOENT;
+	/* grown by a prepare not published yet: the live walkers update
+	 * the old map */
+	mem = dp->grown && dp->old.state_mem && slot < dp->old.state_cap ?
+	      dp->old.state_mem : dp->state_mem;
+	*val = __atomic_load_n(&mem[slot], __ATOMIC_RELAXED);
 	return 0;
 }
 

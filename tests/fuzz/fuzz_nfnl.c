@@ -108,6 +108,13 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 	return 0;
 }
 
+int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val)
+{
+	(void)net;
+	*val = (uint64_t)slot * 1000;
+	return 0;
+}
+
 void dataplane_stats(const struct net *net, struct dp_stats *st)
 {
 	(void)net;
