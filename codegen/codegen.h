@@ -512,6 +512,7 @@ extern const struct codegen_expr_ops codegen_expr_hash;
 extern const struct codegen_expr_ops codegen_expr_objref;
 extern const struct codegen_expr_ops codegen_expr_match;
 extern const struct codegen_expr_ops codegen_expr_target;
+extern const struct codegen_expr_ops codegen_expr_limit;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 

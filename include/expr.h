@@ -42,6 +42,7 @@ enum expr_type {
 	EXPR_OBJREF,
 	EXPR_MATCH,
 	EXPR_TARGET,
+	EXPR_LIMIT,
 	__EXPR_MAX
 };
 
