@@ -513,6 +513,7 @@ extern const struct codegen_expr_ops codegen_expr_objref;
 extern const struct codegen_expr_ops codegen_expr_match;
 extern const struct codegen_expr_ops codegen_expr_target;
 extern const struct codegen_expr_ops codegen_expr_limit;
+extern const struct codegen_expr_ops codegen_expr_quota;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 

@@ -43,6 +43,7 @@ enum expr_type {
 	EXPR_MATCH,
 	EXPR_TARGET,
 	EXPR_LIMIT,
+	EXPR_QUOTA,
 	__EXPR_MAX
 };
 
