@@ -1,0 +1,3 @@
+# inline limit and quota at their edges (depleted quota, huge buckets)
+nft -c -f @FILE
+nft -f @FILE
