@@ -6,6 +6,8 @@
  * counter } }, and tcp dport { 22, 80 } drop (an anonymous set).
  */
 #include "tests/codegen/model.h"
+#include "expr/limit.h"
+#include "expr/quota.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -308,4 +310,60 @@ Test(packet, skuid_skgid_of_the_sending_socket)
 	cr_assert_eq(pk, 1);
 	cr_assert_eq(by, 20 + 8 + 7);
 	close(rx);
+}
+
+/*
+ * limit and quota on real datagrams: input chain, udp dport 9 limit rate
+ * over 1/hour burst 3 packets drop; udp dport 10 quota over 66 bytes drop
+ * (a datagram of "hello" is 20 + 8 + 5 = 33 bytes of skb->len at input).
+ */
+Test(packet, limit_burst_and_quota_bytes_on_real_datagrams)
+{
+	struct expr_limit *l;
+	struct expr_quota *q;
+	uint8_t u = 17, port9[2] = { 0, 9 }, port10[2] = { 0, 10 };
+	int u9 = listener(AF_INET, SOCK_DGRAM, 9);
+	int u10 = listener(AF_INET, SOCK_DGRAM, 10);
+	struct tm_rb rb = { 0 };
+	struct rule *rq;
+	struct expr *e;
+	uint64_t used;
+	int i;
+
+	tm_meta(&rb, 16 /* l4proto */, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &u, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, port9, 2);
+	l = tm_add(&rb, EXPR_LIMIT, sizeof(*l));
+	l->rate = 1;
+	l->nsecs = 3600 * 1000000000ull;
+	l->burst = 3;
+	l->cost = l->nsecs;
+	l->tokens_max = 3 * l->cost;
+	l->invert = true;
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(input, &rb);
+	tm_meta(&rb, 16, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &u, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, port10, 2);
+	q = tm_add(&rb, EXPR_QUOTA, sizeof(*q));
+	q->quota = 66;
+	q->invert = true;
+	tm_verdict(&rb, NF_DROP, NULL);
+	rq = tm_rule(input, &rb);
+	tm_commit_ok(&net);
+
+	for (i = 0; i < 3; i++)
+		cr_assert(udp_delivered(u9, 9, "hello"), "datagram %d within the burst", i + 1);
+	cr_assert_not(udp_delivered(u9, 9, "hello"), "the 4th is over the limit");
+	cr_assert(udp_delivered(u10, 10, "hello"), "33 of 66 bytes");
+	cr_assert_not(udp_delivered(u10, 10, "hello"), "66 of 66 bytes: over");
+	rule_for_each_expr(e, rq)
+		if (e->type == EXPR_QUOTA)
+			q = expr_priv(e);
+	cr_assert_eq(dataplane_state_read(&net, q->slot, &used), 0);
+	cr_assert_eq(used, 66, "every datagram counts, the dropped one too");
+	close(u9);
+	close(u10);
 }
