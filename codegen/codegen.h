@@ -573,11 +573,13 @@ void codegen_emit_slice(struct codegen_prog *p, const struct codegen_env *env,
 /* is [slot, slot + len) inside the data registers? */
 int codegen_reg_ok(uint8_t slot, uint32_t len);
 /*
- * r0 = the state map word of a stateful expression whose slot is the u32
- * at its constants' start (r1-r5 clobbered); goto @l_null if there is none
+ * r0 = the value of map @fd (counters, state) at the slot of an expression
+ * whose slot is the u32 at its constants' start (r1-r5 clobbered); goto
+ * @l_null if there is none
  */
-void codegen_emit_state_lookup(struct codegen_prog *p,
-			       const struct codegen_expr_ctx *ec, uint32_t l_null);
+void codegen_emit_slot_lookup(struct codegen_prog *p,
+			      const struct codegen_expr_ctx *ec, int fd,
+			      uint32_t l_null);
 
 /* --- rules and shapes (codegen/shape.c) --- */
 

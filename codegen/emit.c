@@ -357,15 +357,16 @@ void codegen_emit_slice(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_fail);
 }
 
-void codegen_emit_state_lookup(struct codegen_prog *p,
-			       const struct codegen_expr_ctx *ec, uint32_t l_null)
+void codegen_emit_slot_lookup(struct codegen_prog *p,
+			      const struct codegen_expr_ctx *ec, int fd,
+			      uint32_t l_null)
 {
-	/* key = consts.slot; r0 = map_lookup_elem(state, &key) */
+	/* key = consts.slot; r0 = map_lookup_elem(fd, &key) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, SHAPE_KEY_OFF));
 	codegen_emit(p, INSN_MOV64_REG(R2, R10));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
-	codegen_emit_ld_map(p, R1, ec->env->state_fd);
+	codegen_emit_ld_map(p, R1, fd);
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
 	/* if r0 == NULL goto l_null */
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_null);

@@ -41,15 +41,8 @@ static void counter_emit(struct codegen_prog *p, const struct expr *e,
 	uint32_t l_skip = codegen_label_new(p);
 
 	(void)e;
-	/* key = consts.slot; r0 = map_lookup_elem(counters, &key) */
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase));
-	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, SHAPE_KEY_OFF));
-	codegen_emit(p, INSN_MOV64_REG(R2, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
-	codegen_emit_ld_map(p, R1, ec->env->counters_fd);
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	/* if r0 == NULL goto skip */
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_skip);
+	/* r0 = &counters[consts.slot]; if r0 == NULL goto skip */
+	codegen_emit_slot_lookup(p, ec, ec->env->counters_fd, l_skip);
 	/* lock r0->packets += 1; lock r0->bytes += pkt.len */
 	codegen_emit(p, INSN_MOV64_IMM(R1, 1));
 	codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R0, R1,

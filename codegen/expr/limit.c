@@ -90,7 +90,7 @@ static void limit_emit(struct codegen_prog *p, const struct expr *e,
 	int16_t cb = ec->cbase;
 
 	/* 1. r9 = &base; if NULL goto break */
-	codegen_emit_state_lookup(p, ec, ec->l_break);
+	codegen_emit_slot_lookup(p, ec, ec->env->state_fd, ec->l_break);
 	codegen_emit(p, INSN_MOV64_REG(R9, R0));
 	/* 2. cost; tries = 0 */
 	if (l->bytes) {

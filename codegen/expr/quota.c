@@ -56,7 +56,7 @@ static void quota_emit(struct codegen_prog *p, const struct expr *e,
 {
 	(void)e;
 	/* r0 = &consumed; if r0 == NULL goto break */
-	codegen_emit_state_lookup(p, ec, ec->l_break);
+	codegen_emit_slot_lookup(p, ec, ec->env->state_fd, ec->l_break);
 	/* r1 = atomic_fetch_add(r0, pkt.len) + pkt.len */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(len)));
 	codegen_emit(p, INSN_MOV64_REG(R1, R2));

@@ -9,7 +9,6 @@
  * one refill test only relies on a sleep being at least as long as asked.
  */
 #include <inttypes.h>
-#include <pthread.h>
 #include "tests/codegen/model.h"
 #include "expr/limit.h"
 
@@ -187,62 +186,21 @@ Test(expr_limit, refills_with_time)
 	cr_assert_eq(run(), NF_ACCEPT, "refilled after 20 ms");
 }
 
-/* two CPUs run the same bucket at once: exactly the burst passes */
-static pthread_barrier_t start;
-
-struct hammer {
-	int fd;
-	int cpu;
-	uint32_t repeat;
-	int ret;
-};
-
-static void *hammer_run(void *arg)
-{
-	struct hammer *h = arg;
-	uint8_t ctx[48] = { HOOK_OUT, 2 };
-	cpu_set_t set;
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = plen,
-		    .ctx_in = ctx, .ctx_size_in = sizeof(ctx),
-		    .repeat = h->repeat);
-
-	CPU_ZERO(&set);
-	CPU_SET(h->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-	pthread_barrier_wait(&start);
-	h->ret = bpf_prog_test_run_opts(h->fd, &o);
-	return NULL;
-}
-
 Test(expr_limit, shared_by_cpus_exactly_burst_passes)
 {
 	struct tm_rb rb = { 0 };
-	struct hammer h[2];
-	pthread_t th[2];
 	struct expr_counter *c = NULL;
 	struct rule *r;
 	struct expr *e;
 	uint64_t pk, by;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int i;
 
 	/* limit rate 1/day burst 50000 packets counter accept */
 	limit_pkts(&rb, 1, DAY, 50000, false);
 	tm_counter(&rb);
 	r = accept_rule(&rb);
 	tm_commit_ok(&net);
-	pthread_barrier_init(&start, NULL, 2);
-	for (i = 0; i < 2; i++) {
-		h[i].fd = offload_chain_prog(&net, base, 2);
-		h[i].cpu = ncpu > 1 ? i : 0;
-		h[i].repeat = 100000;
-		pthread_create(&th[i], NULL, hammer_run, &h[i]);
-	}
-	for (i = 0; i < 2; i++) {
-		pthread_join(th[i], NULL);
-		cr_assert_eq(h[i].ret, 0, "test run: %s", strerror(errno));
-	}
-	pthread_barrier_destroy(&start);
+	/* two CPUs run the same bucket at once: exactly the burst passes */
+	tm_run_two_cpus(&net, base, 2, HOOK_OUT, pkt, plen, 100000);
 	rule_for_each_expr(e, r)
 		if (e->type == EXPR_COUNTER)
 			c = expr_priv(e);

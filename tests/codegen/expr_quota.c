@@ -6,7 +6,6 @@
  * survive unrelated commits and the growth of the state map; two CPUs
  * add to one count without losing a packet.
  */
-#include <pthread.h>
 #include "tests/codegen/model.h"
 #include "expr/quota.h"
 
@@ -184,52 +183,14 @@ Test(expr_quota, state_map_growth_keeps_the_counts, .timeout = 120)
 	cr_assert_eq(consumed(r), 3 * plen, "packets count in the grown map");
 }
 
-static pthread_barrier_t start;
-
-struct hammer {
-	int fd;
-	int cpu;
-	int ret;
-};
-
-static void *hammer_run(void *arg)
-{
-	struct hammer *h = arg;
-	uint8_t ctx[48] = { HOOK_OUT, 2 };
-	cpu_set_t set;
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = plen,
-		    .ctx_in = ctx, .ctx_size_in = sizeof(ctx), .repeat = 100000);
-
-	CPU_ZERO(&set);
-	CPU_SET(h->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-	pthread_barrier_wait(&start);
-	h->ret = bpf_prog_test_run_opts(h->fd, &o);
-	return NULL;
-}
-
 Test(expr_quota, shared_by_cpus_no_byte_lost)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct tm_rb rb = { 0 };
-	struct hammer h[2];
-	pthread_t th[2];
 	struct rule *r;
-	int i;
 
 	quota(&rb, INT64_MAX, 0, false);
 	r = tm_rule(base, &rb);
 	tm_commit_ok(&net);
-	pthread_barrier_init(&start, NULL, 2);
-	for (i = 0; i < 2; i++) {
-		h[i].fd = offload_chain_prog(&net, base, 2);
-		h[i].cpu = ncpu > 1 ? i : 0;
-		pthread_create(&th[i], NULL, hammer_run, &h[i]);
-	}
-	for (i = 0; i < 2; i++) {
-		pthread_join(th[i], NULL);
-		cr_assert_eq(h[i].ret, 0);
-	}
-	pthread_barrier_destroy(&start);
+	tm_run_two_cpus(&net, base, 2, HOOK_OUT, pkt, plen, 100000);
 	cr_assert_eq(consumed(r), 200000ull * plen);
 }

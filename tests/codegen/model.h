@@ -12,6 +12,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -483,6 +484,67 @@ static inline uint32_t tm_ip4(uint8_t *b, uint8_t proto, uint16_t sport,
 	if (proto == 6)
 		b[32] = 5 << 4;
 	return 20 + tl + 8;
+}
+
+/* BPF_PROG_TEST_RUN of @base's link program on two CPUs at once */
+struct tm_par {
+	int fd;
+	int cpu;
+	uint32_t repeat;
+	uint8_t ctx[48];
+	const void *pkt;
+	uint32_t len;
+	pthread_barrier_t *start;
+	int ret;
+};
+
+static inline void *tm_par_run(void *arg)
+{
+	struct tm_par *h = arg;
+	cpu_set_t set;
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = h->pkt,
+		    .data_size_in = h->len, .ctx_in = h->ctx,
+		    .ctx_size_in = sizeof(h->ctx), .repeat = h->repeat);
+
+	CPU_ZERO(&set);
+	CPU_SET(h->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	pthread_barrier_wait(h->start);
+	h->ret = bpf_prog_test_run_opts(h->fd, &o) ? -errno : 0;
+	return NULL;
+}
+
+/* run the packet @repeat times on CPU 0 and as often on CPU 1, started
+ * together (shared state: limit buckets, quota bytes); link -lpthread */
+static inline void tm_run_two_cpus(struct net *net, struct chain *base,
+				   uint8_t pf, uint8_t hook, const void *pkt,
+				   uint32_t len, uint32_t repeat)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_barrier_t start;
+	struct tm_par h[2];
+	pthread_t th[2];
+	int i;
+
+	pthread_barrier_init(&start, NULL, 2);
+	for (i = 0; i < 2; i++) {
+		memset(&h[i], 0, sizeof(h[i]));
+		h[i].fd = offload_chain_prog(net, base, pf);
+		cr_assert_geq(h[i].fd, 0, "no program for chain %s", base->name);
+		h[i].cpu = ncpu > 1 ? i : 0;
+		h[i].repeat = repeat;
+		h[i].ctx[0] = hook;
+		h[i].ctx[1] = pf;
+		h[i].pkt = pkt;
+		h[i].len = len;
+		h[i].start = &start;
+		pthread_create(&th[i], NULL, tm_par_run, &h[i]);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	pthread_barrier_destroy(&start);
+	for (i = 0; i < 2; i++)
+		cr_assert_eq(h[i].ret, 0, "test run: %s", strerror(-h[i].ret));
 }
 
 #endif /* NFBPF_TESTS_MODEL_H */
