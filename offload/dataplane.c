@@ -6,8 +6,8 @@
  * Per namespace: one rule map (struct codegen_entry per rule and per chain
  * head, written through a shared mapping), one per-CPU counter map, one
  * state map (a u64 per stateful expression such as limit and quota, shared
- * by all CPUs, also mapped), one generation word, one prog array. Per hook point (pf, hook, priority):
- * one permanent trampoline program + netfilter link (never updated: the
+ * by all CPUs, also mapped), one generation word, one prog array. Per hook
+ * point (pf, hook, priority): one permanent trampoline program + netfilter link (never updated: the
  * kernel refuses; a second link there is EBUSY), tail-calling the walker
  * of the base chains registered there in its prog array slot.
  *
@@ -16,18 +16,17 @@
  * new entries first, then relinks and updates genmasks (never changing
  * what the live generation sees); publish swaps walker programs (only if a
  * new shape or base chain needed one) and flips the generation word.
- * Entry indices, counter and state slots freed by a prepare are reused only after
- * the next publish, so no packet still walking can meet a recycled entry;
+ * Entry indices, counter and state slots freed by a prepare are reused only
+ * after the next publish, so no packet still walking can meet a recycled entry;
  * an abort first unlinks what the prepare linked in, then gives back at
  * once every index, slot, set id and shape the prepare took.
  *
  * The rule, counter and state maps start at DP_ENTRIES/DP_COUNTERS/DP_STATES
  * slots and double (up to DP_MAX) when a prepare needs more: the grown rule
- * map is a copy of the old one (the state map too, again at publish, when
- * the old walkers have stopped updating it), every walker is rebuilt
- * against the new maps and
- * switched at publish (the one case where adding rules loads a program);
- * abort drops the new maps and walkers.
+ * map is a copy of the old one (the state map too, and at publish it gets
+ * what packets changed in the old one meanwhile), every walker is rebuilt
+ * against the new maps and switched at publish (the one case where adding
+ * rules loads a program); abort drops the new maps and walkers.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -191,6 +190,7 @@ struct dataplane {
 		size_t rules_len;
 		uint64_t *state_mem;
 		size_t state_len;
+		uint64_t *state_copy;	/* the old state map when copied */
 		uint32_t rules_cap, counters_cap, state_cap;
 	} old;
 	bool grown;
@@ -435,6 +435,7 @@ static void dp_free(struct dataplane *dp)
 		munmap(dp->old.state_mem, dp->old.state_len);
 	if (dp->old.state_fd >= 0 && dp->old.state_fd != dp->env.state_fd)
 		close(dp->old.state_fd);
+	free(dp->old.state_copy);
 	free(dp->cnt_init);
 	free(dp->sinit);
 	alloc_fini(&dp->entries);
@@ -1022,7 +1023,7 @@ static int grow_maps(struct dataplane *dp, struct dp_error *err)
 	uint32_t scap = dp->state_cap, i;
 	int rfd = -1, cfd = -1, sfd = -1, ret;
 	struct codegen_entry *mem = NULL;
-	uint64_t *smem = NULL;
+	uint64_t *smem = NULL, *scopy = NULL;
 	size_t len = 0, slen = 0;
 
 	while (rcap < dp->entries.max)
@@ -1063,13 +1064,20 @@ static int grow_maps(struct dataplane *dp, struct dp_error *err)
 			goto out_errno;
 		slen = (size_t)scap * sizeof(uint64_t);
 		smem = mmap(NULL, slen, PROT_READ | PROT_WRITE, MAP_SHARED, sfd, 0);
-		if (smem == MAP_FAILED) {
-			smem = NULL;
+		scopy = malloc(dp->state_len);
+		if (smem == MAP_FAILED || !scopy) {
+			if (smem == MAP_FAILED)
+				smem = NULL;
+			else
+				errno = ENOMEM;
 			goto out_errno;
 		}
-		/* what the state is now (grow_commit() copies it again once
-		 * the old walkers are gone), then this prepare's new slots */
-		memcpy(smem, dp->state_mem, dp->state_len);
+		/* the state as it is now (grow_commit() adds what packets
+		 * change in the old map until then), and this prepare's new
+		 * slots */
+		for (i = 0; i < dp->state_cap; i++)
+			scopy[i] = __atomic_load_n(&dp->state_mem[i], __ATOMIC_RELAXED);
+		memcpy(smem, scopy, dp->state_len);
 		for (i = 0; i < dp->nsinit; i++)
 			smem[dp->sinit[i].slot] = dp->sinit[i].val;
 	}
@@ -1094,6 +1102,7 @@ static int grow_maps(struct dataplane *dp, struct dp_error *err)
 	if (sfd >= 0) {
 		dp->old.state_mem = dp->state_mem;
 		dp->old.state_len = dp->state_len;
+		dp->old.state_copy = scopy;
 		dp->env.state_fd = sfd;
 		dp->state_mem = smem;
 		dp->state_len = slen;
@@ -1108,6 +1117,7 @@ out_errno:
 		munmap(mem, len);
 	if (smem)
 		munmap(smem, slen);
+	free(scopy);
 	if (rfd >= 0)
 		close(rfd);
 	if (cfd >= 0)
@@ -1147,13 +1157,21 @@ static void grow_commit(struct dataplane *dp)
 		close(dp->old.counters_fd);
 	}
 	if (dp->old.state_fd != dp->env.state_fd) {
-		/* the old walkers no longer run: the state as they left it
-		 * (slots this prepare assigned were written to both maps) */
-		for (slot = 1; slot < dp->old.state_cap; slot++)
-			dp->state_mem[slot] = __atomic_load_n(&dp->old.state_mem[slot],
-							      __ATOMIC_RELAXED);
+		/* the new walkers run: add what packets changed in the old
+		 * map since it was copied (quota bytes, limit bases move by
+		 * the cost spent), keeping what the new walkers did since */
+		for (slot = 1; slot < dp->old.state_cap; slot++) {
+			uint64_t d = __atomic_load_n(&dp->old.state_mem[slot],
+						     __ATOMIC_RELAXED) -
+				     dp->old.state_copy[slot];
+
+			if (d)
+				__atomic_fetch_add(&dp->state_mem[slot], d,
+						   __ATOMIC_RELAXED);
+		}
 		munmap(dp->old.state_mem, dp->old.state_len);
 		close(dp->old.state_fd);
+		free(dp->old.state_copy);
 	}
 	if (dp->old.rules_fd != dp->env.rules_fd) {
 		munmap(dp->old.rules_mem, dp->old.rules_len);
@@ -1161,6 +1179,7 @@ static void grow_commit(struct dataplane *dp)
 	}
 	dp->old.rules_mem = NULL;
 	dp->old.state_mem = NULL;
+	dp->old.state_copy = NULL;
 	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
 	dp->grown = false;
 }
@@ -1198,6 +1217,8 @@ static void grow_undo(struct dataplane *dp)
 		dp->state_mem = dp->old.state_mem;
 		dp->state_len = dp->old.state_len;
 		dp->state_cap = dp->old.state_cap;
+		free(dp->old.state_copy);
+		dp->old.state_copy = NULL;
 	}
 	dp->old.rules_mem = NULL;
 	dp->old.state_mem = NULL;
