@@ -12,7 +12,9 @@
  * swap that succeeds saw no later update than its own now (as under the
  * lock, now never goes back). A failed swap retries with a fresh word and
  * clock, up to LIMIT_RETRIES times (each failure is another CPU's
- * success); past that the packet is judged on its last attempt.
+ * success); past that the packet counts as over the rate without
+ * spending tokens: only a bucket under that much contention gets there,
+ * and it is as good as empty.
  *
  *	within ^ invert == 0: NFT_BREAK
  *
@@ -139,6 +141,8 @@ static void limit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, 1));
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_TRIES));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, LIMIT_RETRIES, 0), l_retry);
+	/* out of retries: over the rate */
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
 	/* 5. done: if within ^ consts.invert == 0 goto break */
 	codegen_label_bind(p, l_done);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, cb + C_INVERT));
