@@ -3,9 +3,12 @@
  * quota.c - byte quota (nft_quota.c) on one u64 of the state map, shared
  * by all CPUs as the kernel's atomic64_t:
  *
- *	over = (s64)atomic_add_return(skb->len, consumed) >= (s64)quota
+ *	over = atomic_add_return(skb->len, consumed) > quota	(u64)
  *	if over ^ invert: NFT_BREAK
  *
+ * A packet that brings consumed to exactly the quota is still under it
+ * (nft_overquota since Linux 6.16, "match correctly when the quota just
+ * depleted"; the dump calls it depleted from there, as the kernel's).
  * Every packet that reaches the expression counts, over or not, as in the
  * kernel (the dump caps what it shows at the quota).
  */
@@ -62,10 +65,10 @@ static void quota_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_MOV64_REG(R1, R2));
 	codegen_emit(p, INSN_ATOMIC_FETCH_ADD(BPF_DW, R0, R1, 0));
 	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R2));
-	/* r3 = (s64)r1 >= (s64)consts.quota */
+	/* r3 = r1 > consts.quota (u64) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, ec->cbase + C_QUOTA));
 	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
-	codegen_emit(p, INSN_JMP_REG(BPF_JSLT, R1, R2, 1));
+	codegen_emit(p, INSN_JMP_REG(BPF_JLE, R1, R2, 1));
 	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
 	/* if r3 ^ consts.invert goto break */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + C_INVERT));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * expr_quota.c - byte quotas by BPF_PROG_TEST_RUN: the packet that reaches
- * the quota is over it, "over" inverts, the consumed bytes start at
+ * the quota exactly is still under it, the next byte is over, "over" inverts, the consumed bytes start at
  * NFTA_QUOTA_CONSUMED, keep counting past the quota, read back live, and
  * survive unrelated commits and the growth of the state map; two CPUs
  * add to one count without losing a packet.
@@ -55,7 +55,7 @@ static uint64_t consumed(struct rule *r)
 	return v;
 }
 
-Test(expr_quota, crosses_exactly_at_the_byte_count)
+Test(expr_quota, reaching_the_quota_exactly_is_still_under)
 {
 	struct tm_rb rb = { 0 };
 	struct rule *r;
@@ -68,22 +68,22 @@ Test(expr_quota, crosses_exactly_at_the_byte_count)
 	cr_assert_eq(run(), NF_ACCEPT);
 	cr_assert_eq(run(), NF_ACCEPT);
 	cr_assert_eq(consumed(r), 2 * plen);
-	cr_assert_eq(run(), NF_DROP, "the packet that reaches the quota is over");
+	cr_assert_eq(run(), NF_ACCEPT, "consumed == quota: not over (Linux 6.16)");
+	cr_assert_eq(run(), NF_DROP, "past the quota");
 	cr_assert_eq(run(), NF_DROP);
-	cr_assert_eq(consumed(r), 4 * plen, "every packet counts, over or not");
+	cr_assert_eq(consumed(r), 5 * plen, "every packet counts, over or not");
 }
 
-Test(expr_quota, one_byte_short_is_still_under)
+Test(expr_quota, one_byte_past_is_over)
 {
 	struct tm_rb rb = { 0 };
 
-	quota(&rb, 2 * plen + 1, 0, false);
+	quota(&rb, 2 * plen - 1, 0, false);
 	tm_verdict(&rb, NF_ACCEPT, NULL);
 	tm_rule(base, &rb);
 	tm_commit_ok(&net);
 	cr_assert_eq(run(), NF_ACCEPT);
-	cr_assert_eq(run(), NF_ACCEPT, "%u of %u bytes", 2 * plen, 2 * plen + 1);
-	cr_assert_eq(run(), NF_DROP);
+	cr_assert_eq(run(), NF_DROP, "%u of %u bytes", 2 * plen, 2 * plen - 1);
 }
 
 Test(expr_quota, over_matches_once_used_up)
@@ -97,7 +97,8 @@ Test(expr_quota, over_matches_once_used_up)
 	tm_rule(base, &rb);
 	tm_commit_ok(&net);
 	cr_assert_eq(run(), NF_ACCEPT);
-	cr_assert_eq(run(), NF_DROP, "reached: over");
+	cr_assert_eq(run(), NF_ACCEPT, "reached, not over");
+	cr_assert_eq(run(), NF_DROP, "over");
 	cr_assert_eq(run(), NF_DROP);
 }
 
@@ -106,14 +107,16 @@ Test(expr_quota, starts_from_used_bytes)
 	struct tm_rb rb = { 0 };
 	struct rule *r;
 
-	/* quota 1000 bytes used (1000 - plen) bytes: the first packet uses it up */
+	/* quota 1000 bytes used (1000 - plen) bytes: the first packet uses
+	 * it up, the second is over */
 	quota(&rb, 1000, 1000 - plen, false);
 	tm_verdict(&rb, NF_ACCEPT, NULL);
 	r = tm_rule(base, &rb);
 	tm_commit_ok(&net);
 	cr_assert_eq(consumed(r), 1000 - plen);
-	cr_assert_eq(run(), NF_DROP);
+	cr_assert_eq(run(), NF_ACCEPT);
 	cr_assert_eq(consumed(r), 1000);
+	cr_assert_eq(run(), NF_DROP);
 }
 
 Test(expr_quota, zero_quota_is_over_from_the_start)
