@@ -148,13 +148,20 @@ struct dp_hook {
 	bool fresh;
 };
 
-/* index allocator with a cooling list (reuse only after a publish),
- * growing by doubling up to @hard */
+/*
+ * index allocator with a cooling list (reuse only after a publish),
+ * growing by doubling up to @hard. A free index is handed out lowest
+ * first, so a chain loaded after a flush gets ascending, dense entries
+ * again (the walker steps through them in memory order) instead of the
+ * order in which the flush happened to free them.
+ */
 struct dp_alloc {
 	uint32_t max;		/* exclusive */
 	uint32_t hard;		/* max may grow up to this */
 	uint32_t next;		/* never used yet from here */
-	uint32_t *free, nfree;
+	uint64_t *freebits;	/* free (not cooling) indices below next */
+	uint32_t nfree;
+	uint32_t lo;		/* no free index below this one */
 	uint32_t *cool, ncool;
 	uint8_t *used;
 };
@@ -221,25 +228,57 @@ static char verifier_log[1 << 20];
 
 /* ---- index allocator ---- */
 
+#define BITS_WORDS(n)	(((n) + 63) / 64)
+
 static int alloc_init(struct dp_alloc *a, uint32_t max, uint32_t hard)
 {
 	memset(a, 0, sizeof(*a));
 	a->max = max;
 	a->hard = hard;
 	a->next = 1;	/* 0 is "none" */
-	a->free = calloc(max, sizeof(uint32_t));
+	a->freebits = calloc(BITS_WORDS(max), sizeof(uint64_t));
 	a->cool = calloc(max, sizeof(uint32_t));
 	a->used = calloc(max, 1);
-	if (!a->free || !a->cool || !a->used)
+	if (!a->freebits || !a->cool || !a->used)
 		return -ENOMEM;
 	return 0;
 }
 
 static void alloc_fini(struct dp_alloc *a)
 {
-	free(a->free);
+	free(a->freebits);
 	free(a->cool);
 	free(a->used);
+}
+
+static void free_set(struct dp_alloc *a, uint32_t i)
+{
+	a->freebits[i / 64] |= 1ull << (i % 64);
+	a->nfree++;
+	if (i < a->lo)
+		a->lo = i;
+}
+
+static bool free_test(const struct dp_alloc *a, uint32_t i)
+{
+	return a->freebits[i / 64] & (1ull << (i % 64));
+}
+
+static void free_clear(struct dp_alloc *a, uint32_t i)
+{
+	a->freebits[i / 64] &= ~(1ull << (i % 64));
+	a->nfree--;
+}
+
+/* the lowest free index (a->nfree > 0) */
+static uint32_t free_lowest(struct dp_alloc *a)
+{
+	uint32_t w = a->lo / 64;
+
+	while (!a->freebits[w])
+		w++;
+	a->lo = w * 64 + __builtin_ctzll(a->freebits[w]);
+	return a->lo;
 }
 
 /* double @a's capacity (not beyond a->hard); false if it cannot */
@@ -250,9 +289,9 @@ static bool alloc_grow(struct dp_alloc *a)
 
 	if (n <= a->max)
 		return false;
-	f = realloc(a->free, n * sizeof(uint32_t));
+	f = realloc(a->freebits, BITS_WORDS(n) * sizeof(uint64_t));
 	if (f)
-		a->free = f;
+		a->freebits = f;
 	c = realloc(a->cool, n * sizeof(uint32_t));
 	if (c)
 		a->cool = c;
@@ -261,6 +300,8 @@ static bool alloc_grow(struct dp_alloc *a)
 		a->used = u;
 	if (!f || !c || !u)
 		return false;
+	memset(a->freebits + BITS_WORDS(a->max), 0,
+	       (BITS_WORDS(n) - BITS_WORDS(a->max)) * sizeof(uint64_t));
 	memset(a->used + a->max, 0, n - a->max);
 	a->max = n;
 	return true;
@@ -273,10 +314,9 @@ static void alloc_shrink(struct dp_alloc *a, uint32_t max)
 
 	if (max >= a->max)
 		return;
-	for (i = n = 0; i < a->nfree; i++)
-		if (a->free[i] < max)
-			a->free[n++] = a->free[i];
-	a->nfree = n;
+	for (i = max; i < a->next; i++)
+		if (free_test(a, i))
+			free_clear(a, i);
 	for (i = n = 0; i < a->ncool; i++)
 		if (a->cool[i] < max)
 			a->cool[n++] = a->cool[i];
@@ -290,12 +330,14 @@ static uint32_t alloc_get(struct dp_alloc *a)
 {
 	uint32_t i;
 
-	if (a->nfree)
-		i = a->free[--a->nfree];
-	else if (a->next < a->max || alloc_grow(a))
+	if (a->nfree) {
+		i = free_lowest(a);
+		free_clear(a, i);
+	} else if (a->next < a->max || alloc_grow(a)) {
 		i = a->next++;
-	else
+	} else {
 		return 0;
+	}
 	a->used[i] = 1;
 	return i;
 }
@@ -309,14 +351,12 @@ static uint32_t alloc_claim(struct dp_alloc *a, uint32_t i)
 		return 0;
 	if (i >= a->next) {
 		for (k = a->next; k < i; k++)
-			a->free[a->nfree++] = k;
+			free_set(a, k);
 		a->next = i + 1;
 	} else {
-		for (k = 0; k < a->nfree && a->free[k] != i; k++)
-			;
-		if (k == a->nfree)
+		if (!free_test(a, i))
 			return 0;	/* cooling */
-		a->free[k] = a->free[--a->nfree];
+		free_clear(a, i);
 	}
 	a->used[i] = 1;
 	return i;
@@ -333,7 +373,7 @@ static void alloc_put(struct dp_alloc *a, uint32_t i)
 static void alloc_publish(struct dp_alloc *a)
 {
 	while (a->ncool)
-		a->free[a->nfree++] = a->cool[--a->ncool];
+		free_set(a, a->cool[--a->ncool]);
 }
 
 /* ---- records ---- */
