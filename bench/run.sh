@@ -17,6 +17,8 @@ export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 builddir=.
 quick=0
+only=""		# cp | pkt: one section only
+o_pkt="" o_add="" o_load="" o_reps="" prefill=0 args_echo=""
 
 usage() {
 	cat <<EOF
@@ -24,6 +26,13 @@ usage: $0 [--builddir DIR] [--quick]
   --builddir DIR  nfbpf build tree holding nfbpfd, nfbpf-run and
                   .libs/libnfbpf-preload.so (default: .)
   --quick         smaller sizes and fewer packets (about a minute)
+  --only cp|pkt   run only the control-plane or only the packet-path rows
+  --pkt-sizes "N..."   packet rows (default: none 0 100 1000 10000)
+  --add-sizes "N..."   nft add rule rows (default: 1000 10000 100000)
+  --load-sizes "N..."  nft -f rows; "" = none (also skips the list row)
+  --reps N        repetitions of each packet row (default 5, quick 3)
+  --prefill N     before the packet rows, load N rules and flush them on
+                  both sides (the history a full run leaves behind)
 Prints a markdown table and writes it to $here/results-<date>.md
 EOF
 	exit 2
@@ -34,6 +43,12 @@ while [ $# -gt 0 ]; do
 	--builddir) [ $# -ge 2 ] || usage; builddir=$2; shift 2 ;;
 	--builddir=*) builddir=${1#--builddir=}; shift ;;
 	--quick) quick=1; shift ;;
+	--only) [ $# -ge 2 ] || usage; only=$2; args_echo+=" $1 $2"; shift 2 ;;
+	--pkt-sizes) [ $# -ge 2 ] || usage; o_pkt=$2; args_echo+=" $1 '$2'"; shift 2 ;;
+	--add-sizes) [ $# -ge 2 ] || usage; o_add=$2; args_echo+=" $1 '$2'"; shift 2 ;;
+	--load-sizes) [ $# -ge 2 ] || usage; o_load=$2; [ -z "$2" ] && o_load=-; args_echo+=" $1 '$2'"; shift 2 ;;
+	--reps) [ $# -ge 2 ] || usage; o_reps=$2; args_echo+=" $1 $2"; shift 2 ;;
+	--prefill) [ $# -ge 2 ] || usage; prefill=$2; args_echo+=" $1 $2"; shift 2 ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument $1" >&2; usage ;;
 	esac
@@ -69,6 +84,12 @@ else
 	PKT_COUNT=1000000 PKT_MAXSEC=3 PKT_REPS=5
 	LOAD_REPS=3 LIST_REPS=3 NADD=20
 fi
+[ -n "$o_pkt" ] && read -r -a PKT_SIZES <<<"$o_pkt"
+[ -n "$o_add" ] && read -r -a ADD_SIZES <<<"$o_add"
+if [ "$o_load" = - ]; then LOAD_SIZES=() LIST_SIZE=""
+elif [ -n "$o_load" ]; then read -r -a LOAD_SIZES <<<"$o_load"; fi
+[ -n "$o_reps" ] && PKT_REPS=$o_reps
+case $only in ""|cp|pkt) ;; *) usage ;; esac
 CMD_TIMEOUT=120		# seconds, any single nft command
 CHUNK=10000		# rules per nft -f when a big ruleset is filled in pieces
 
@@ -224,6 +245,7 @@ t_start=$SECONDS
 # ---------------------------------------------------------------------------
 # 1. Control plane
 
+if [ "$only" != pkt ]; then
 log "control plane: empty-ruleset round trip"
 row empty "nft list ruleset, empty ruleset (ms, median of $NADD; process start + 1 dump)" ms
 for s in k b; do
@@ -235,10 +257,10 @@ for s in k b; do
 	raw empty $s "${ts[@]}"
 done
 
-ALL_SIZES=($(printf '%s\n' "${LOAD_SIZES[@]}" "${ADD_SIZES[@]}" "$LIST_SIZE" | sort -n | uniq))
+ALL_SIZES=($(printf '%s\n' "${LOAD_SIZES[@]}" "${ADD_SIZES[@]}" $LIST_SIZE | sort -n | uniq))
 for n in "${LOAD_SIZES[@]}"; do row "load$n" "nft -f, $(human "$n") rules (s, median of $LOAD_REPS)" s; done
 for n in "${ADD_SIZES[@]}"; do row "add$n" "nft add rule into a chain of $(human "$n") (ms, median of $NADD)" ms; done
-row "list$LIST_SIZE" "nft list ruleset, $(human "$LIST_SIZE") rules (s, median of $LIST_REPS)" s
+[ -n "$LIST_SIZE" ] && row "list$LIST_SIZE" "nft list ruleset, $(human "$LIST_SIZE") rules (s, median of $LIST_REPS)" s
 
 addseq=0
 for n in "${ALL_SIZES[@]}"; do
@@ -325,9 +347,11 @@ for n in "${ALL_SIZES[@]}"; do
 		flush $s
 	done
 done
+fi # only != pkt
 
 # ---------------------------------------------------------------------------
 # 2. Packet path: sender netns -> veth -> receiver netns (input base chain)
+if [ "$only" != cp ]; then
 
 log "packet path: setup"
 ip -n "$NS_S" link add vk0 type veth peer name vk1 netns "$NS_K" || die "veth k"
@@ -394,6 +418,14 @@ blast() {
 	P_RX=$((b - a))
 }
 
+if ((prefill)); then
+	for s in k b; do
+		log "packet path: side $s, prefill $prefill rules, then flush"
+		flush $s
+		timed $s nft -f "$(rules_file "$prefill")" || log "  prefill failed: $REASON"
+		flush $s
+	done
+fi
 for n in "${PKT_SIZES[@]}"; do
 	if [ "$n" = none ]; then
 		row "pkt$n" "packet path, no ruleset at all (ns/packet, median of $PKT_REPS)" ns
@@ -446,6 +478,7 @@ for s in k b; do
 		putfail $s perrule "needs both rows"
 	fi
 done
+fi # only != cp
 
 # ---------------------------------------------------------------------------
 # 3. Report
@@ -469,7 +502,7 @@ report=$tmp/report.md
 	echo "# nfbpf vs kernel nf_tables — $mode run, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "kernel $(uname -r), $(nproc) CPU ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)),"
-	echo "$(nft --version), nfbpf $commit, \`bench/run.sh$( ((quick)) && echo ' --quick')\`."
+	echo "$(nft --version), nfbpf $commit, \`bench/run.sh$( ((quick)) && echo ' --quick')$args_echo\`."
 	echo "Load average before/after: $loadavg_start / $(cut -d' ' -f1-3 /proc/loadavg); run took $((SECONDS - t_start)) s."
 	echo
 	echo "| measurement | kernel | nfbpf | nfbpf/kernel |"
@@ -504,5 +537,5 @@ report=$tmp/report.md
 	echo "</details>"
 } >"$report"
 cat "$report"
-cp "$report" "$here/results-$stamp$( ((quick)) && echo -quick).md" &&
-	log "written $here/results-$stamp$( ((quick)) && echo -quick).md"
+sfx=$( ((quick)) && echo -quick)$([ -n "$only" ] && echo "-$only")
+cp "$report" "$here/results-$stamp$sfx.md" && log "written $here/results-$stamp$sfx.md"
