@@ -92,7 +92,9 @@ struct codegen_pkt {
 	uint8_t l4proto;
 	uint8_t flags;
 	uint8_t pkttype;
-	uint32_t pad1;
+	uint8_t nhc_len;	/* bytes of the network header cache */
+	uint8_t thc_len;	/* bytes of the transport header cache */
+	uint16_t pad1;
 	char iifname[16];
 	char oifname[16];
 };
@@ -110,7 +112,11 @@ struct codegen_pkt {
  * @key: scratch map key
  * @policy: base chain policy in this generation
  * @pkt: packet info
- * @scratch: scratch buffer of the prologue
+ * @scratch: scratch buffer of the prologue; once the prologue is done,
+ *	     the packet byte cache: [0, PKT_NHC) the first pkt.nhc_len bytes
+ *	     of the network header, [PKT_NHC, PKT_NHC + PKT_THC) the first
+ *	     pkt.thc_len bytes of the transport header (payload loads read
+ *	     them instead of calling two kfuncs per rule)
  *
  * Shape functions get a pointer to it as plain memory (BTF global function
  * argument), so it holds no pointer and no dynptr.
@@ -127,8 +133,13 @@ struct codegen_state {
 	uint32_t key;
 	uint32_t policy;
 	struct codegen_pkt pkt;
-	uint8_t scratch[40];
+	uint8_t scratch[64];
 } __attribute__((aligned(8)));
+
+#define PKT_NHC		40	/* network header bytes cached (IPv6 header) */
+#define PKT_THC		24	/* transport header bytes cached */
+#define ST_NHC_OFF	ST_OFF(scratch)
+#define ST_THC_OFF	((int16_t)(ST_OFF(scratch) + PKT_NHC))
 
 #define ST_SIZE		((int)sizeof(struct codegen_state))
 

@@ -205,6 +205,67 @@ static void emit_ipv6(struct codegen_prog *p, const struct codegen_env *env,
 	emit_set_flag(p, PKT_L4PROTO);
 }
 
+/*
+ * st->scratch[@dst, +r7) = packet[@off_reg, +r7) with bpf_dynptr_read; on
+ * success pkt.@len_off = r7 (r7 = bytes, already bounded by the caller)
+ */
+static void emit_cache_read(struct codegen_prog *p, int16_t dst, int off_reg,
+			    int16_t len_off, uint32_t l_skip)
+{
+	/* r0 = bpf_dynptr_read(st + dst, r7, &dynptr, off, 0) */
+	if (off_reg != R4)
+		codegen_emit(p, INSN_MOV64_REG(R4, off_reg));
+	codegen_emit(p, INSN_MOV64_REG(R1, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, dst));
+	codegen_emit(p, INSN_MOV64_REG(R2, R7));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, DYNPTR_FP));
+	codegen_emit(p, INSN_MOV64_IMM(R5, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_read));
+	/* if r0 != 0 goto skip; pkt.len_off = r7 */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_skip);
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R7, len_off));
+}
+
+/*
+ * the packet byte cache: first min(len, PKT_NHC) bytes of the network
+ * header; with a transport header (first fragment), its first
+ * min(len - thoff, PKT_THC) bytes. A payload load inside what was cached
+ * reads it; one beyond goes to the packet (short packets included), so
+ * the cache changes no result. r7 is free after the prologue.
+ */
+static void emit_cache(struct codegen_prog *p)
+{
+	uint32_t l_nh = codegen_label_new(p), l_th = codegen_label_new(p);
+	uint32_t l_thlen = codegen_label_new(p), l_end = codegen_label_new(p);
+
+	/* r7 = min(pkt.len, PKT_NHC); nhc = packet[0, r7) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R7, R6, PKT_OFF(len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R7, PKT_NHC, 0), l_nh);
+	codegen_emit(p, INSN_MOV64_IMM(R7, PKT_NHC));
+	codegen_label_bind(p, l_nh);
+	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+	emit_cache_read(p, ST_NHC_OFF, R4, PKT_OFF(nhc_len), l_th);
+	codegen_label_bind(p, l_th);
+	/* no transport header, or a later fragment: no th cache */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L4PROTO));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_end);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_end);
+	/* r8 = thoff; if len <= thoff goto end; r7 = min(len - thoff, PKT_THC) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R8, R6, PKT_OFF(thoff)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R7, R6, PKT_OFF(len)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLE, R7, R8, 0), l_end);
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R7, R8));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R7, PKT_THC, 0), l_thlen);
+	codegen_emit(p, INSN_MOV64_IMM(R7, PKT_THC));
+	codegen_label_bind(p, l_thlen);
+	/* thc = packet[thoff, thoff + r7) */
+	emit_cache_read(p, ST_THC_OFF, R8, PKT_OFF(thc_len), l_end);
+	codegen_label_bind(p, l_end);
+}
+
 /* main function: state, generation, packet info, bpf_loop, verdict */
 static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		      const uint32_t *heads, uint32_t nheads, uint32_t l_cb)
@@ -316,7 +377,10 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_label_bind(p, l_pkttype);
 	emit_set_flag(p, PKT_PKTTYPE);
 
-	/* 5. each base chain at this hook point, newest registration first: a
+	/* 5. packet byte cache (the prologue's slices are done with scratch) */
+	emit_cache(p);
+
+	/* 6. each base chain at this hook point, newest registration first: a
 	 * drop ends the packet's journey, an accept goes on to the next */
 	for (k = 0; k < nheads; k++) {
 		uint32_t l_next = codegen_label_new(p);

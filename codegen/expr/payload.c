@@ -60,15 +60,40 @@ static void payload_consts(const struct expr *e, uint8_t *dst,
 	(void)cc;
 }
 
+/*
+ * bytes inside the walker's packet byte cache (codegen_state.scratch):
+ * if they were cached, regs[dreg..] = cache[offset, +len); goto @l_end.
+ * Otherwise (packet shorter than the cache) on to the packet itself.
+ */
+static void emit_cached(struct codegen_prog *p, const struct expr_payload *pl,
+			int16_t len_off, int16_t cache_off, uint32_t cache_len,
+			uint32_t l_end)
+{
+	uint32_t l_miss = codegen_label_new(p);
+
+	if (pl->offset + pl->len > cache_len)
+		return;
+	/* if cached bytes < offset + len goto miss */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, len_off));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, pl->offset + pl->len, 0),
+			 l_miss);
+	codegen_emit_copy_to_reg(p, pl->dreg, R6,
+				 (int16_t)(cache_off + pl->offset), pl->len);
+	codegen_emit_jmp(p, INSN_JA(0), l_end);
+	codegen_label_bind(p, l_miss);
+}
+
 static void payload_emit(struct codegen_prog *p, const struct expr *e,
 			 const struct codegen_expr_ctx *ec)
 {
 	const struct expr_payload *pl = expr_priv(e);
 	uint32_t l_copy = codegen_label_new(p);
 	uint32_t l_slice = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p);
 
 	switch (pl->base) {
 	case PAYLOAD_NH:
+		emit_cached(p, pl, PKT_OFF(nhc_len), ST_NHC_OFF, PKT_NHC, l_end);
 		/* r2 = offset */
 		codegen_emit(p, INSN_MOV64_IMM(R2, pl->offset));
 		break;
@@ -79,6 +104,7 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_break);
 		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), ec->l_break);
+		emit_cached(p, pl, PKT_OFF(thc_len), ST_THC_OFF, PKT_THC, l_end);
 		/* r2 = pkt.thoff + offset */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, pl->offset));
@@ -120,6 +146,8 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_label_bind(p, l_copy);
 	/* regs[dreg..] = r0[0..len) */
 	codegen_emit_copy_to_reg(p, pl->dreg, R0, 0, pl->len);
+	if (codegen_label_used(p, l_end))
+		codegen_label_bind(p, l_end);
 }
 
 const struct codegen_expr_ops codegen_expr_payload = {
