@@ -18,6 +18,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 builddir=.
 quick=0
 only=""		# cp | pkt: one section only
+sender_kind="" PKT_COUNT=0
 o_pkt="" o_add="" o_load="" o_reps="" prefill=0 args_echo=""
 
 usage() {
@@ -520,10 +521,10 @@ report=$tmp/report.md
 	echo
 	echo "Control plane: wall time of one \`nsenter --net=NS [nfbpf-run] nft ...\` process (nfbpf side"
 	echo "includes the nfbpf-run sh wrapper); \`nft -f\` and list start from an empty netns / full chain."
-	echo "Packet path: sender netns -> veth -> receiver netns, $PKT_COUNT UDP datagrams or ${PKT_MAXSEC} s"
-	echo "per repetition (whichever first), sender pinned to one CPU; veth receive runs in the sender's"
-	echo "softirq, so ns/packet = sender wall time / packets = send + veth + hook + UDP receive."
-	echo "Sender: $sender_kind. Delivered count checked against /proc/net/snmp of the receiver."
+	[ "$only" != cp ] && echo "Packet path: sender netns -> veth -> receiver netns, $PKT_COUNT UDP datagrams or ${PKT_MAXSEC} s"
+	[ "$only" != cp ] && echo "per repetition (whichever first), sender pinned to one CPU; veth receive runs in the sender's"
+	[ "$only" != cp ] && echo "softirq, so ns/packet = sender wall time / packets = send + veth + hook + UDP receive."
+	[ "$only" != cp ] && echo "Sender: $sender_kind. Delivered count checked against /proc/net/snmp of the receiver."
 	if ((${#restarts[@]})); then
 		echo "nfbpfd was restarted ${#restarts[@]}x so that one failure cannot skew later rows:"
 		for r in "${restarts[@]}"; do echo "- $r"; done
