@@ -66,6 +66,35 @@ int dataplane_chain_check(const struct table *table, const struct chain *chain,
  */
 int dataplane_prepare(struct net *net, struct dp_error *err);
 
+/**
+ * struct dp_delta - what one batch changes, for dataplane_prepare_delta()
+ * @rules: the rules the batch adds or deletes (NEWRULE/DELRULE records)
+ * @nrules: count
+ * @other: the batch changes anything else as well (tables, chains, sets,
+ *	   elements, flags, policies)
+ */
+struct dp_delta {
+	struct rule **rules;
+	uint32_t nrules;
+	bool other;
+};
+
+/**
+ * dataplane_prepare_delta - dataplane_prepare() told what the batch changes
+ * @net: namespace
+ * @delta: the batch's changes; NULL = unknown (a full prepare)
+ * @err: filled on failure
+ *
+ * A batch that adds or deletes rules only, after a published batch that
+ * did the same, is prepared from the records of those rules alone: no
+ * walk over chains or rules, so its cost does not grow with the ruleset.
+ * Anything else (or a prepare after an abort) reads the whole model.
+ *
+ * Return: as dataplane_prepare().
+ */
+int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
+			    struct dp_error *err);
+
 /** dataplane_publish - make the prepared generation live. Cannot fail. */
 void dataplane_publish(struct net *net);
 
@@ -102,11 +131,13 @@ int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val);
  * @progs_loaded: BPF programs loaded so far
  * @shapes: distinct rule shapes compiled
  * @rule_entries: rule map entries live
+ * @incremental_prepares: prepares that touched only a batch's rules
  */
 struct dp_stats {
 	uint64_t progs_loaded;
 	uint64_t shapes;
 	uint64_t rule_entries;
+	uint64_t incremental_prepares;
 };
 
 /**

@@ -45,6 +45,7 @@
 #include "offload/offload.h"
 #include "expr/counter.h"
 #include "expr/log.h"
+#include "expr/lookup.h"
 
 /*
  * The rule map and the counter map start small and grow by doubling when a
@@ -56,7 +57,7 @@
 #define DP_STATES	4096		/* initial state slots */
 #define DP_MAX		(1u << 22)	/* hard limit of both */
 #define DP_BASES	256	/* prog array slots (hook points) */
-#define DP_HASH		4096
+#define DP_HASH		4096	/* initial record hash buckets (grows) */
 
 #define NFPROTO_INET	1
 #define NFPROTO_IPV4	2
@@ -83,9 +84,19 @@ enum rec_kind { REC_HEAD, REC_RULE };
  * @seq: creation order (orders base chains at a shared hook point)
  * @seen: met in the current prepare
  * @fresh: created by the current prepare
+ * @prev: previous record of the same chain, in rule order (NULL: a head)
+ * @succ: next record of the same chain, in rule order (NULL: the last)
+ * @touched: in dp->touched (its @want is being changed by this prepare)
+ * @dead: its rule left the model with the last commit; unlinked by this
+ *	  prepare
+ *
+ * @prev/@succ mirror the entries' @next links (which skip nothing), so an
+ * incremental prepare finds a new rule's neighbours without walking the
+ * chain; a full prepare rebuilds them.
  */
 struct dp_rec {
 	struct dp_rec *hnext;
+	struct dp_rec *prev, *succ;
 	uint8_t kind;
 	uint64_t table;
 	uint64_t handle;
@@ -99,6 +110,14 @@ struct dp_rec {
 	uint64_t seq;
 	bool seen;
 	bool fresh;
+	bool touched;
+	bool dead;
+};
+
+/* a growable array of records */
+struct dp_recs {
+	struct dp_rec **v;
+	uint32_t n, cap;
 };
 
 #define HOOK_CHAINS_MAX	64	/* base chains sharing one (pf, hook, priority) */
@@ -208,7 +227,18 @@ struct dataplane {
 	bool slot_used[DP_BASES];
 	struct codegen_shape **shapes;
 	uint32_t nshapes, capshapes;
-	struct dp_rec *hash[DP_HASH];
+	struct dp_rec **hash;
+	uint32_t nhash;		/* buckets, a power of two */
+	uint32_t nrecs;
+	/* incremental prepare (rule-only batches), see dataplane_prepare_delta() */
+	struct dp_recs touched;	/* records whose entry this prepare writes */
+	struct dp_recs dead;	/* records of rules the last commit deleted */
+	struct dp_recs settle;	/* rule records of the last prepare whose
+				 * genmask is not 0 yet */
+	bool incremental;	/* the current prepare is incremental */
+	bool rule_only;		/* ... is for a batch of rule changes only */
+	bool last_rule_only;	/* the last published one was */
+	uint64_t rule_entries_next;
 	struct list_head hooks;
 	uint64_t seq;
 	struct dp_stats stats;
@@ -382,7 +412,49 @@ static uint32_t rec_hash(uint8_t kind, uint64_t table, uint64_t handle)
 {
 	uint64_t h = (table * 0x9e3779b97f4a7c15ull) ^ (handle * 0xc2b2ae3d27d4eb4full) ^ kind;
 
-	return (uint32_t)(h ^ (h >> 29)) % DP_HASH;
+	return (uint32_t)(h ^ (h >> 29));
+}
+
+static struct dp_rec **rec_bucket(struct dataplane *dp, uint8_t kind,
+				  uint64_t table, uint64_t handle)
+{
+	return &dp->hash[rec_hash(kind, table, handle) & (dp->nhash - 1)];
+}
+
+/* twice the buckets (best effort: a failed allocation keeps the old) */
+static void rec_rehash(struct dataplane *dp)
+{
+	uint32_t n = dp->nhash * 2, i;
+	struct dp_rec **h = calloc(n, sizeof(*h)), *r, *nx;
+
+	if (!h)
+		return;
+	for (i = 0; i < dp->nhash; i++)
+		for (r = dp->hash[i]; r; r = nx) {
+			uint32_t b = rec_hash(r->kind, r->table, r->handle) & (n - 1);
+
+			nx = r->hnext;
+			r->hnext = h[b];
+			h[b] = r;
+		}
+	free(dp->hash);
+	dp->hash = h;
+	dp->nhash = n;
+}
+
+static int recs_push(struct dp_recs *a, struct dp_rec *r)
+{
+	if (a->n == a->cap) {
+		uint32_t ncap = a->cap ? a->cap * 2 : 64;
+		void *v = realloc(a->v, ncap * sizeof(*a->v));
+
+		if (!v)
+			return -ENOMEM;
+		a->v = v;
+		a->cap = ncap;
+	}
+	a->v[a->n++] = r;
+	return 0;
 }
 
 static struct dp_rec *rec_find(struct dataplane *dp, uint8_t kind,
@@ -390,7 +462,7 @@ static struct dp_rec *rec_find(struct dataplane *dp, uint8_t kind,
 {
 	struct dp_rec *r;
 
-	for (r = dp->hash[rec_hash(kind, table, handle)]; r; r = r->hnext)
+	for (r = *rec_bucket(dp, kind, table, handle); r; r = r->hnext)
 		if (r->kind == kind && r->table == table && r->handle == handle)
 			return r;
 	return NULL;
@@ -399,11 +471,13 @@ static struct dp_rec *rec_find(struct dataplane *dp, uint8_t kind,
 static struct dp_rec *rec_new(struct dataplane *dp, uint8_t kind,
 			      uint64_t table, uint64_t handle)
 {
-	uint32_t h = rec_hash(kind, table, handle);
-	struct dp_rec *r = calloc(1, sizeof(*r));
+	struct dp_rec *r = calloc(1, sizeof(*r)), **b;
 
 	if (!r)
 		return NULL;
+	if (dp->nrecs >= 2 * dp->nhash)
+		rec_rehash(dp);
+	b = rec_bucket(dp, kind, table, handle);
 	r->idx = alloc_get(&dp->entries);
 	if (!r->idx) {
 		free(r);
@@ -414,19 +488,21 @@ static struct dp_rec *rec_new(struct dataplane *dp, uint8_t kind,
 	r->handle = handle;
 	r->fresh = true;
 	r->seq = ++dp->seq;
-	r->hnext = dp->hash[h];
-	dp->hash[h] = r;
+	r->hnext = *b;
+	*b = r;
+	dp->nrecs++;
 	return r;
 }
 
 static void rec_free(struct dataplane *dp, struct dp_rec *r)
 {
-	struct dp_rec **pp = &dp->hash[rec_hash(r->kind, r->table, r->handle)];
+	struct dp_rec **pp = rec_bucket(dp, r->kind, r->table, r->handle);
 	uint32_t i;
 
 	while (*pp != r)
 		pp = &(*pp)->hnext;
 	*pp = r->hnext;
+	dp->nrecs--;
 	alloc_put(&dp->entries, r->idx);
 	for (i = 0; i < r->nslots; i++)
 		alloc_put(&dp->counters, r->slots[i]);
@@ -448,7 +524,7 @@ static void dp_free(struct dataplane *dp)
 
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
 		hook_free(dp, h);
-	for (i = 0; i < DP_HASH; i++)
+	for (i = 0; i < dp->nhash; i++)
 		while (dp->hash[i])
 			rec_free(dp, dp->hash[i]);
 	for (i = 0; i < dp->nshapes; i++) {
@@ -458,6 +534,10 @@ static void dp_free(struct dataplane *dp)
 		free(dp->shapes[i]);
 	}
 	free(dp->shapes);
+	free(dp->hash);
+	free(dp->touched.v);
+	free(dp->dead.v);
+	free(dp->settle.v);
 	dp_sets_free(dp->sets, &dp->env);
 	dp_log_free(dp->log);
 	if (dp->rules_mem)
@@ -511,6 +591,12 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		return -ENOMEM;
 	list_init(&dp->hooks);
 	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
+	dp->nhash = DP_HASH;
+	dp->hash = calloc(dp->nhash, sizeof(*dp->hash));
+	if (!dp->hash) {
+		free(dp);
+		return -ENOMEM;
+	}
 	ret = libbpf_num_possible_cpus();
 	if (ret < 0)
 		goto out_free;
@@ -964,16 +1050,66 @@ static void prepare_heads(struct net *net, struct dataplane *dp,
 	}
 }
 
+/*
+ * the record and entry of a rule new to the dataplane (its constants, shape
+ * and counter slots); NULL on error (dp->err and @err set)
+ */
+static struct dp_rec *rule_rec_new(struct dataplane *dp, const struct table *t,
+				   struct rule *rule, struct dp_error *err)
+{
+	struct codegen_consts_ctx cc = { .chain_head = head_of,
+					 .set_id = set_id_of, .priv = dp };
+	struct codegen_shape *s;
+	struct dp_rec *r;
+	int ret;
+
+	ret = codegen_rule_check(rule, err);
+	if (ret) {
+		set_err(dp, err, ret, NULL);
+		return NULL;
+	}
+	r = rec_new(dp, REC_RULE, t->handle, rule->handle);
+	if (!r) {
+		set_err(dp, err, -ENOSPC, full_msg(dp, err, "rule"));
+		return NULL;
+	}
+	ret = rule_slots(dp, rule, r);
+	if (!ret)
+		ret = dp_log_rule(dp->log, rule);
+	if (ret) {
+		set_err(dp, err, ret,
+			ret == -ENOSPC ? full_msg(dp, err, "counter") : NULL);
+		r->seen = true;
+		return NULL;
+	}
+	ret = rule_states(dp, rule, r);
+	if (ret) {
+		set_err(dp, err, ret,
+			ret == -ENOSPC ?
+			"nfbpf state map is full (limit and quota expressions)" :
+			NULL);
+		r->seen = true;
+		return NULL;
+	}
+	s = shape_get(dp, rule, &ret);
+	if (!s) {
+		set_err(dp, err, ret, NULL);
+		r->seen = true;
+		return NULL;
+	}
+	memset(&r->want, 0, sizeof(r->want));
+	r->want.shape = s->id;
+	codegen_rule_consts(rule, &r->want, &cc);
+	return r;
+}
+
 /* pass B: an entry per visible rule, linked in chain order */
 static void prepare_rules(struct net *net, struct dataplane *dp,
 			  struct dp_error *err)
 {
-	struct codegen_consts_ctx cc = { .chain_head = head_of,
-					 .set_id = set_id_of, .priv = dp };
 	struct table *t;
 	struct chain *c;
 	struct rule *rule;
-	int ret;
 
 	list_for_each_entry(t, &net->tables, list) {
 		if (!visible(t->genmask, net) || !family_ok(t->family))
@@ -984,6 +1120,7 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 			if (!visible(c->genmask, net))
 				continue;
 			prev = rec_find(dp, REC_HEAD, t->handle, c->handle);
+			prev->prev = NULL;
 			list_for_each_entry(rule, &c->rules, list) {
 				struct dp_rec *r;
 
@@ -992,60 +1129,20 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 				if (!visible(rule->genmask, net))
 					continue;
 				r = rec_find(dp, REC_RULE, t->handle, rule->handle);
-				if (r) {
+				if (r)
 					r->want = r->shadow;
-				} else {
-					struct codegen_shape *s;
-
-					ret = codegen_rule_check(rule, err);
-					if (ret) {
-						set_err(dp, err, ret, NULL);
-						return;
-					}
-					r = rec_new(dp, REC_RULE, t->handle,
-						    rule->handle);
-					if (!r) {
-						set_err(dp, err, -ENOSPC,
-							full_msg(dp, err, "rule"));
-						return;
-					}
-					ret = rule_slots(dp, rule, r);
-					if (!ret)
-						ret = dp_log_rule(dp->log, rule);
-					if (ret) {
-						set_err(dp, err, ret,
-							ret == -ENOSPC ?
-							full_msg(dp, err, "counter") :
-							NULL);
-						r->seen = true;
-						return;
-					}
-					ret = rule_states(dp, rule, r);
-					if (ret) {
-						set_err(dp, err, ret,
-							ret == -ENOSPC ?
-							"nfbpf state map is full (limit and quota expressions)" :
-							NULL);
-						r->seen = true;
-						return;
-					}
-					s = shape_get(dp, rule, &ret);
-					if (!s) {
-						set_err(dp, err, ret, NULL);
-						r->seen = true;
-						return;
-					}
-					memset(&r->want, 0, sizeof(r->want));
-					r->want.shape = s->id;
-					codegen_rule_consts(rule, &r->want, &cc);
-				}
+				else if (!(r = rule_rec_new(dp, t, rule, err)))
+					return;
 				r->seen = true;
 				r->want.genmask = rule->genmask & 3;
 				r->want.next = 0;
 				prev->want.next = r->idx;
+				prev->succ = r;
+				r->prev = prev;
 				prev = r;
 			}
 			prev->want.next = 0;
+			prev->succ = NULL;
 		}
 	}
 }
@@ -1228,7 +1325,7 @@ static void grow_commit(struct dataplane *dp)
 static void grow_undo(struct dataplane *dp)
 {
 	struct dp_rec *r;
-	int i;
+	uint32_t i;
 
 	if (!dp->grown)
 		return;
@@ -1240,7 +1337,7 @@ static void grow_undo(struct dataplane *dp)
 		dp->rules_len = dp->old.rules_len;
 		dp->rules_cap = dp->old.rules_cap;
 		/* the old map never saw this prepare's writes */
-		for (i = 0; i < DP_HASH; i++)
+		for (i = 0; i < dp->nhash; i++)
 			for (r = dp->hash[i]; r; r = r->hnext)
 				if (!r->fresh)
 					r->shadow = dp->rules_mem[r->idx];
@@ -1266,59 +1363,270 @@ static void grow_undo(struct dataplane *dp)
 	dp->grown = false;
 }
 
+/* a fresh entry, whole (nothing reaches it yet) */
+static void write_fresh(struct dataplane *dp, struct dp_rec *r)
+{
+	memcpy(&dp->rules_mem[r->idx], &r->want, sizeof(r->want));
+	r->shadow = r->want;
+}
+
+/* a live entry, field by field with atomic stores: only its successor,
+ * genmask and the next generation's policy change */
+static void write_live(struct dataplane *dp, struct dp_rec *r)
+{
+	struct codegen_entry *m = &dp->rules_mem[r->idx];
+	int k;
+
+	if (!memcmp(&r->want, &r->shadow, sizeof(r->want)))
+		return;
+	for (k = 0; k < 2; k++)
+		if (r->want.policy[k] != r->shadow.policy[k])
+			__atomic_store_n(&m->policy[k], r->want.policy[k],
+					 __ATOMIC_RELEASE);
+	if (r->want.genmask != r->shadow.genmask)
+		__atomic_store_n(&m->genmask, r->want.genmask, __ATOMIC_RELEASE);
+	if (r->want.next != r->shadow.next)
+		__atomic_store_n(&m->next, r->want.next, __ATOMIC_RELEASE);
+	r->shadow = r->want;
+}
+
 /*
- * write fresh entries whole (nothing reaches them yet), then, after a
- * release fence, change live entries field by field with atomic stores:
- * only their successor, genmask and the next generation's policy change.
+ * write fresh entries whole, then, after a release fence, change live
+ * entries: every record seen by a full prepare
  */
 static void write_entries(struct dataplane *dp)
 {
 	struct dp_rec *r;
-	int i;
+	uint32_t i;
 
-	for (i = 0; i < DP_HASH; i++)
-		for (r = dp->hash[i]; r; r = r->hnext) {
-			if (!r->seen || !r->fresh)
-				continue;
-			memcpy(&dp->rules_mem[r->idx], &r->want, sizeof(r->want));
-			r->shadow = r->want;
-		}
+	for (i = 0; i < dp->nhash; i++)
+		for (r = dp->hash[i]; r; r = r->hnext)
+			if (r->seen && r->fresh)
+				write_fresh(dp, r);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	dp->written = true;
-	for (i = 0; i < DP_HASH; i++)
-		for (r = dp->hash[i]; r; r = r->hnext) {
-			struct codegen_entry *m = &dp->rules_mem[r->idx];
-			int k;
+	for (i = 0; i < dp->nhash; i++)
+		for (r = dp->hash[i]; r; r = r->hnext)
+			if (r->seen && !r->fresh)
+				write_live(dp, r);
+}
 
-			if (!r->seen || r->fresh ||
-			    !memcmp(&r->want, &r->shadow, sizeof(r->want)))
-				continue;
-			for (k = 0; k < 2; k++)
-				if (r->want.policy[k] != r->shadow.policy[k])
-					__atomic_store_n(&m->policy[k], r->want.policy[k],
-							 __ATOMIC_RELEASE);
-			if (r->want.genmask != r->shadow.genmask)
-				__atomic_store_n(&m->genmask, r->want.genmask,
-						 __ATOMIC_RELEASE);
-			if (r->want.next != r->shadow.next)
-				__atomic_store_n(&m->next, r->want.next,
-						 __ATOMIC_RELEASE);
-			r->shadow = r->want;
-		}
+/* the same for the records an incremental prepare touched */
+static void write_touched(struct dataplane *dp)
+{
+	uint32_t i;
+
+	for (i = 0; i < dp->touched.n; i++)
+		if (dp->touched.v[i]->fresh)
+			write_fresh(dp, dp->touched.v[i]);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	dp->written = true;
+	for (i = 0; i < dp->touched.n; i++)
+		if (!dp->touched.v[i]->fresh)
+			write_live(dp, dp->touched.v[i]);
 }
 
 /* objects gone from the model: their entries are unreachable now */
 static void drop_unseen(struct dataplane *dp)
 {
 	struct dp_rec *r, *n;
-	int i;
+	uint32_t i;
 
-	for (i = 0; i < DP_HASH; i++)
+	dp->settle.n = 0;
+	for (i = 0; i < dp->nhash; i++)
 		for (r = dp->hash[i]; r; r = n) {
 			n = r->hnext;
 			if (!r->seen)
 				rec_free(dp, r);
+			else if (r->kind == REC_RULE && r->want.genmask &&
+				 recs_push(&dp->settle, r))
+				dp->last_rule_only = dp->rule_only = false;
 		}
+}
+
+/* ---- incremental prepare ---- */
+
+/* @r's entry changes in this prepare: start from what the map holds */
+static int touch(struct dataplane *dp, struct dp_rec *r)
+{
+	if (r->touched)
+		return 0;
+	r->want = r->shadow;
+	r->touched = true;
+	r->seen = true;
+	return recs_push(&dp->touched, r);
+}
+
+/* @r's successor: the next record of its chain that is not dead */
+static int relink(struct dataplane *dp, struct dp_rec *r)
+{
+	struct dp_rec *n = r->succ;
+
+	while (n && n->dead)
+		n = n->succ;
+	if (touch(dp, r))
+		return -ENOMEM;
+	r->want.next = n ? n->idx : 0;
+	return 0;
+}
+
+static struct dp_rec *prev_alive(struct dp_rec *r)
+{
+	r = r->prev;
+	while (r && r->dead)
+		r = r->prev;
+	return r;
+}
+
+/*
+ * can the batch @d be prepared from the records alone? Only rules changed,
+ * the last published prepare was such a batch too (so no set element half
+ * and no chain policy of the other generation is stale), and every chain
+ * and set the new rules name has a dataplane id already.
+ */
+static bool delta_ok(struct dataplane *dp, struct net *net,
+		     const struct dp_delta *d)
+{
+	uint32_t i;
+
+	(void)net;
+	if (!d || d->other || !dp->last_rule_only || dp->prepared)
+		return false;
+	for (i = 0; i < d->nrules; i++) {
+		const struct rule *rule = d->rules[i];
+		const struct chain *c = rule->chain;
+		const struct expr *e;
+
+		if (!family_ok(c->table->family))
+			continue;
+		if (!rec_find(dp, REC_HEAD, c->table->handle, c->handle))
+			return false;
+		rule_for_each_expr(e, rule) {
+			const struct expr_lookup *l = expr_priv(e);
+
+			if (e->type == EXPR_LOOKUP && l->set &&
+			    !dp_sets_id(dp->sets, l->set))
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * pass B for a rule-only batch: settle what the last commit left (rules it
+ * added are active in both generations now, rules it deleted are gone from
+ * the model), then a record per rule of @d, linked between its
+ * neighbours. Touches O(batch) records, never a whole chain.
+ */
+static void prepare_delta_rules(struct net *net, struct dataplane *dp,
+				const struct dp_delta *d, struct dp_error *err)
+{
+	uint8_t cur = genmask_cur(net), next = 1u << dp->gen_next;
+	int64_t count = (int64_t)dp->stats.rule_entries;
+	uint32_t i;
+
+	/* 1. the last commit's rules */
+	for (i = 0; i < dp->settle.n; i++) {
+		struct dp_rec *r = dp->settle.v[i];
+
+		if (r->shadow.genmask & cur) {
+			r->dead = true;
+			if (recs_push(&dp->dead, r))
+				goto out_nomem;
+		} else {
+			if (touch(dp, r))
+				goto out_nomem;
+			r->want.genmask = 0;
+		}
+	}
+	/* 2. this batch's rules */
+	for (i = 0; i < d->nrules && !dp->err; i++) {
+		struct rule *rule = d->rules[i];
+		struct chain *c = rule->chain;
+		struct table *t = c->table;
+		struct list_head *q;
+		struct dp_rec *r, *p = NULL;
+
+		if (!family_ok(t->family) || !visible(rule->genmask, net))
+			continue;
+		r = rec_find(dp, REC_RULE, t->handle, rule->handle);
+		if (r) {
+			if (touch(dp, r))
+				goto out_nomem;
+			count -= !(r->shadow.genmask & cur);
+			r->want.genmask = rule->genmask & 3;
+			count += !(r->want.genmask & next);
+			continue;
+		}
+		r = rule_rec_new(dp, t, rule, err);
+		if (!r)
+			return;
+		r->seen = r->touched = true;
+		if (recs_push(&dp->touched, r))
+			goto out_nomem;
+		r->want.genmask = rule->genmask & 3;
+		count += !(r->want.genmask & next);
+		/* after the nearest earlier rule that has a record (rules of
+		 * this batch met later have none yet), or the chain head */
+		for (q = rule->list.prev; q != &c->rules && !p; q = q->prev)
+			p = rec_find(dp, REC_RULE, t->handle,
+				     list_entry(q, struct rule, list)->handle);
+		if (!p)
+			p = rec_find(dp, REC_HEAD, t->handle, c->handle);
+		r->prev = p;
+		r->succ = p->succ;
+		if (p->succ)
+			p->succ->prev = r;
+		p->succ = r;
+	}
+	if (dp->err)
+		return;
+	/* 3. successors: of each new entry and of what precedes it or a
+	 * dead one */
+	for (i = 0; i < dp->touched.n; i++) {
+		struct dp_rec *r = dp->touched.v[i], *p;
+
+		if (!r->fresh)
+			continue;
+		if (relink(dp, r) || ((p = prev_alive(r)) && relink(dp, p)))
+			goto out_nomem;
+	}
+	for (i = 0; i < dp->dead.n; i++) {
+		struct dp_rec *p = prev_alive(dp->dead.v[i]);
+
+		if (p && relink(dp, p))
+			goto out_nomem;
+	}
+	dp->rule_entries_next = count < 0 ? 0 : (uint64_t)count;
+	return;
+
+out_nomem:
+	set_err(dp, err, -ENOMEM, NULL);
+}
+
+/* after a successful incremental prepare: dead records go, the rules of
+ * this batch are the next one's to settle */
+static void finish_delta(struct dataplane *dp)
+{
+	uint32_t i;
+
+	for (i = 0; i < dp->dead.n; i++) {
+		struct dp_rec *r = dp->dead.v[i];
+
+		r->prev->succ = r->succ;
+		if (r->succ)
+			r->succ->prev = r->prev;
+		rec_free(dp, r);
+	}
+	dp->dead.n = 0;
+	dp->settle.n = 0;
+	for (i = 0; i < dp->touched.n; i++) {
+		struct dp_rec *r = dp->touched.v[i];
+
+		if (r->kind == REC_RULE && r->want.genmask &&
+		    recs_push(&dp->settle, r))
+			dp->rule_only = false;	/* next prepare: a full one */
+	}
 }
 
 static int walker_load(struct dataplane *dp, const uint32_t *heads,
@@ -1554,11 +1862,13 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 	}
 }
 
-int dataplane_prepare(struct net *net, struct dp_error *err)
+int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
+			    struct dp_error *err)
 {
 	struct dataplane *dp = NULL;
 	struct dp_rec *r;
-	int ret, i;
+	int ret;
+	uint32_t i;
 
 	err->msg = NULL;
 	if (!net->dataplane && list_empty(&net->tables))
@@ -1573,23 +1883,34 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 	dp->nsinit = 0;
 	dp->nshapes0 = dp->nshapes;
 	dp->gen_next = net->gencursor ^ 1;
-	for (i = 0; i < DP_HASH; i++)
-		for (r = dp->hash[i]; r; r = r->hnext) {
-			r->seen = false;
-			r->fresh = false;
-		}
-	/* 1. entries (nothing the live generation sees changes) */
-	prepare_heads(net, dp, err);
-	if (!dp->err) {
-		struct codegen_consts_ctx cc = { .chain_head = head_of,
-						 .set_id = set_id_of, .priv = dp };
+	dp->touched.n = 0;
+	dp->dead.n = 0;
+	dp->rule_only = delta && !delta->other;
+	dp->incremental = delta_ok(dp, net, delta);
+	if (dp->incremental) {
+		/* 1. entries of the rules of this batch only */
+		dp->stats.incremental_prepares++;
+		prepare_delta_rules(net, dp, delta, err);
+	} else {
+		for (i = 0; i < dp->nhash; i++)
+			for (r = dp->hash[i]; r; r = r->hnext) {
+				r->seen = false;
+				r->fresh = false;
+			}
+		/* 1. entries (nothing the live generation sees changes) */
+		prepare_heads(net, dp, err);
+		if (!dp->err) {
+			struct codegen_consts_ctx cc = { .chain_head = head_of,
+							 .set_id = set_id_of,
+							 .priv = dp };
 
-		ret = dp_sets_prepare(dp->sets, net, &dp->env, &cc, err);
-		if (ret)
-			set_err(dp, err, ret, NULL);
+			ret = dp_sets_prepare(dp->sets, net, &dp->env, &cc, err);
+			if (ret)
+				set_err(dp, err, ret, NULL);
+		}
+		if (!dp->err)
+			prepare_rules(net, dp, err);
 	}
-	if (!dp->err)
-		prepare_rules(net, dp, err);
 	if (!dp->err && (dp->entries.max > dp->rules_cap ||
 			 dp->counters.max > dp->counters_cap ||
 			 dp->states.max > dp->state_cap)) {
@@ -1597,8 +1918,12 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 		if (ret)
 			set_err(dp, err, ret, NULL);
 	}
-	if (!dp->err)
-		write_entries(dp);
+	if (!dp->err) {
+		if (dp->incremental)
+			write_touched(dp);
+		else
+			write_entries(dp);
+	}
 	/* 1b. the first shape that reads ct keys needs the kernel's conntrack
 	 * (kept on while the namespace has a dataplane) */
 	if (!dp->err && !dp->conntrack && shapes_read_ct(dp, 0)) {
@@ -1619,9 +1944,18 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 		dataplane_abort(net);
 		return ret;
 	}
-	drop_unseen(dp);
-	dp_sets_drop_unseen(dp->sets);
+	if (dp->incremental) {
+		finish_delta(dp);
+	} else {
+		drop_unseen(dp);
+		dp_sets_drop_unseen(dp->sets);
+	}
 	return 0;
+}
+
+int dataplane_prepare(struct net *net, struct dp_error *err)
+{
+	return dataplane_prepare_delta(net, NULL, err);
 }
 
 void dataplane_publish(struct net *net)
@@ -1659,14 +1993,22 @@ void dataplane_publish(struct net *net)
 		hook_free(dp, h);
 	}
 	grow_commit(dp);
-	dp->stats.rule_entries = 0;
-	for (i = 0; i < DP_HASH; i++)
-		for (r = dp->hash[i]; r; r = r->hnext) {
-			r->fresh = false;
-			if (r->kind == REC_RULE &&
-			    !(r->shadow.genmask & (1u << dp->gen_next)))
-				dp->stats.rule_entries++;
-		}
+	if (dp->incremental) {
+		for (i = 0; i < dp->touched.n; i++)
+			dp->touched.v[i]->fresh = dp->touched.v[i]->touched = false;
+		dp->stats.rule_entries = dp->rule_entries_next;
+	} else {
+		dp->stats.rule_entries = 0;
+		for (i = 0; i < dp->nhash; i++)
+			for (r = dp->hash[i]; r; r = r->hnext) {
+				r->fresh = false;
+				if (r->kind == REC_RULE &&
+				    !(r->shadow.genmask & (1u << dp->gen_next)))
+					dp->stats.rule_entries++;
+			}
+	}
+	dp->touched.n = 0;
+	dp->last_rule_only = dp->rule_only;
 	alloc_publish(&dp->entries);
 	alloc_publish(&dp->counters);
 	alloc_publish(&dp->states);
@@ -1685,15 +2027,15 @@ static bool relink_survivors(struct dataplane *dp)
 {
 	uint8_t *keep = calloc(dp->entries.max, 1);
 	struct dp_rec *r;
-	int i;
+	uint32_t i;
 
 	if (!keep)
 		return false;
-	for (i = 0; i < DP_HASH; i++)
+	for (i = 0; i < dp->nhash; i++)
 		for (r = dp->hash[i]; r; r = r->hnext)
 			if (!r->fresh)
 				keep[r->idx] = 1;
-	for (i = 0; i < DP_HASH; i++)
+	for (i = 0; i < dp->nhash; i++)
 		for (r = dp->hash[i]; r; r = r->hnext) {
 			struct codegen_entry *m = &dp->rules_mem[r->idx];
 			uint32_t nx = m->next;
@@ -1731,7 +2073,7 @@ void dataplane_abort(struct net *net)
 	struct dp_hook *h, *tmp;
 	struct dp_rec *r, *n;
 	bool relinked;
-	int i;
+	uint32_t i;
 
 	if (!dp || !dp->prepared)
 		return;
@@ -1739,6 +2081,14 @@ void dataplane_abort(struct net *net)
 		offload_conntrack_disable(net->ns_fd);
 		dp->conntrack = dp->conntrack_new = false;
 	}
+	/* the next prepare is a full one: it rebuilds record links and the
+	 * settle list from the model */
+	for (i = 0; i < dp->touched.n; i++)
+		dp->touched.v[i]->touched = false;
+	for (i = 0; i < dp->dead.n; i++)
+		dp->dead.v[i]->dead = false;
+	dp->touched.n = dp->dead.n = dp->settle.n = 0;
+	dp->last_rule_only = false;
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
 		if (h->fresh) {
 			hook_free(dp, h);
@@ -1760,7 +2110,7 @@ void dataplane_abort(struct net *net)
 	 * slot, set id and shape this prepare took (another batch may never
 	 * publish: cooling them until a publish would leak them for good) */
 	relinked = !dp->written || relink_survivors(dp);
-	for (i = 0; i < DP_HASH; i++)
+	for (i = 0; i < dp->nhash; i++)
 		for (r = dp->hash[i]; r; r = n) {
 			n = r->hnext;
 			if (r->fresh)

@@ -223,6 +223,36 @@ static void tx_free_records(struct tx *tx)
 	}
 }
 
+/*
+ * dataplane_prepare_delta() with the rules the batch adds and deletes, so
+ * that a batch of rule changes costs what it changes, not the ruleset
+ */
+static int prepare(struct tx *tx, struct dp_error *dperr)
+{
+	struct dp_delta d = { 0 };
+	struct trans *tr;
+	uint32_t n = 0;
+	int err;
+
+	list_for_each_entry(tr, &tx->records, list) {
+		if (tr->op == TRANS_NEWRULE || tr->op == TRANS_DELRULE)
+			n++;
+		else
+			d.other = true;
+	}
+	if (n && !d.other) {
+		d.rules = malloc(n * sizeof(*d.rules));
+		if (!d.rules)
+			d.other = true;	/* then a full prepare */
+	}
+	if (d.rules)
+		list_for_each_entry(tr, &tx->records, list)
+			d.rules[d.nrules++] = tr->rule;
+	err = dataplane_prepare_delta(tx->net, &d, dperr);
+	free(d.rules);
+	return err;
+}
+
 int ruleset_tx_commit(struct tx *tx, ruleset_notify_fn notify, void *data,
 		      const char **errmsg)
 {
@@ -236,7 +266,7 @@ int ruleset_tx_commit(struct tx *tx, ruleset_notify_fn notify, void *data,
 
 	/* 1. Fallible steps: build the next generation's dataplane. */
 	swap_updates(tx);
-	err = dataplane_prepare(net, &dperr);
+	err = prepare(tx, &dperr);
 	if (err) {
 		*errmsg = dperr.msg;
 		swap_updates(tx);

@@ -95,6 +95,13 @@ int dataplane_prepare(struct net *net, struct dp_error *err)
 	return 0;
 }
 
+int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
+			    struct dp_error *err)
+{
+	(void)delta;
+	return dataplane_prepare(net, err);
+}
+
 void dataplane_publish(struct net *net) { (void)net; }
 void dataplane_abort(struct net *net) { (void)net; }
 void dataplane_net_free(struct net *net) { (void)net; }
