@@ -45,7 +45,14 @@
  * @next: index of the successor entry in the same chain, 0 = end of chain
  * @genmask: bit g set = inactive in generation g (nf_tables genmask)
  * @policy: base chain heads only: policy in generation 0 and 1
+ * @flags: ENTRY_F_*
  * @consts: the rule's constants, laid out by its shape
+ *
+ * A fold head (ENTRY_F_FOLD) stands before a run of rules of its @shape
+ * whose keys (codegen_rule_fold_key()) are all different: the walker
+ * builds the packet's key once, looks (run, key) up in the fold map and
+ * goes straight to the one rule of the run that can match, or past the
+ * run (see codegen_fold_*). Its consts: FOLD_CONST_RUN, FOLD_CONST_EXIT.
  */
 #define ENTRY_CONSTS	240
 struct codegen_entry {
@@ -53,9 +60,13 @@ struct codegen_entry {
 	uint32_t next;
 	uint8_t genmask;
 	uint8_t policy[2];
-	uint8_t pad[5];
+	uint8_t flags;
+	uint8_t pad[4];
 	uint8_t consts[ENTRY_CONSTS];
 };
+#define ENTRY_F_FOLD		0x1
+#define FOLD_CONST_RUN		0	/* u32: run id (fold map key) */
+#define FOLD_CONST_EXIT		4	/* u32: entry after the run, 0 = none */
 #define ENTRY_CONSTS_OFF	16
 
 /* pkt.flags */
@@ -111,6 +122,9 @@ struct codegen_pkt {
  * @final: NF_DROP/NF_ACCEPT once decided
  * @key: scratch map key
  * @policy: base chain policy in this generation
+ * @fold_member: the rule a fold head sent the walker to (0: none); only
+ *		 while that rule is evaluated
+ * @fold_exit: where to go after it: past its run
  * @pkt: packet info
  * @scratch: scratch buffer of the prologue; once the prologue is done,
  *	     the packet byte cache: [0, PKT_NHC) the first pkt.nhc_len bytes
@@ -132,6 +146,8 @@ struct codegen_state {
 	uint32_t final;
 	uint32_t key;
 	uint32_t policy;
+	uint32_t fold_member;
+	uint32_t fold_exit;
 	struct codegen_pkt pkt;
 	uint8_t scratch[64];
 } __attribute__((aligned(8)));
@@ -240,6 +256,7 @@ static inline bool codegen_set_interval(const struct set *s)
  * @set_hash_fd: exact-match set elements, by key words (0 = not created)
  * @set_lpm_fd: interval set elements, by key bytes (0 = not created)
  * @set_range_fd: interval concatenation elements (0 = not created)
+ * @fold_fd: fold map (HASH, struct codegen_fold_key -> u32 entry index)
  * @off: byte offsets of kernel struct members (from vmlinux BTF)
  */
 struct codegen_env {
@@ -253,6 +270,7 @@ struct codegen_env {
 	int set_hash_fd[SET_KEY_WORDS_MAX + 1];
 	int set_lpm_fd[SET_KLEN_MAX + 1];
 	int set_range_fd;
+	int fold_fd;
 	struct {
 		int16_t ctx_state, ctx_skb;
 		int16_t st_hook, st_pf, st_in, st_out;
@@ -601,12 +619,14 @@ void codegen_emit_slot_lookup(struct codegen_prog *p,
  * @exprs: owned copy of a sample rule's expressions (emission reads only
  *	   what the key holds)
  * @dlen: bytes in @exprs
+ * @foldable: codegen_shape_foldable(), cached by offload
  */
 struct codegen_shape {
 	uint32_t id;
 	struct codegen_key key;
 	struct expr *exprs;
 	uint32_t dlen;
+	bool foldable;
 };
 
 /**
@@ -643,6 +663,40 @@ int codegen_shape_detach(struct codegen_shape *s);
 void codegen_shape_release(struct codegen_shape *s);
 int codegen_lookup_detach(struct expr *e);
 void codegen_lookup_release(struct expr *e);
+
+/* --- folded runs (codegen/fold.c) --- */
+
+/*
+ * A shape folds if it starts with pure loads (payload, meta) and equality
+ * compares of what they loaded, at least one compare: for a given packet
+ * such a prefix fails or passes the same way for every rule of the shape
+ * except for the compared constants, and has no side effect. The key of a
+ * rule is the data of those compares, each padded to 4 bytes; the walker
+ * builds the same bytes from the packet.
+ */
+#define FOLD_KEY_MAX	36
+
+/** struct codegen_fold_key - key of the fold map */
+struct codegen_fold_key {
+	uint32_t run;
+	uint8_t key[FOLD_KEY_MAX];
+};
+
+/* codegen_shape_foldable - can runs of shape @s be folded? */
+bool codegen_shape_foldable(const struct codegen_shape *s);
+/*
+ * codegen_rule_fold_key - @rule's key (zero padded to FOLD_KEY_MAX)
+ * Return: true if its shape folds.
+ */
+bool codegen_rule_fold_key(const struct rule *rule, uint8_t key[FOLD_KEY_MAX]);
+/*
+ * codegen_fold_emit - body of the fold function of @s (r6 = state, r7 =
+ * the head entry, r8 = ctx): return the entry index the fold map gives
+ * for the packet's key, 0 if none (the packet matches no rule of the run)
+ */
+void codegen_fold_emit(struct codegen_prog *p, const struct codegen_shape *s,
+		       const struct codegen_env *env);
+#define FOLD_KEY_FP	(-128)	/* fold function frame: the map key */
 
 /* --- programs (codegen/walker.c) --- */
 

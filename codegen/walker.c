@@ -490,20 +490,163 @@ static void emit_shape_func(struct codegen_prog *p, const struct codegen_env *en
 	}
 }
 
+/* does function k (shapes[lo, hi)) hold a foldable shape? */
+static bool group_folds(struct codegen_shape *const *shapes, uint32_t lo,
+			uint32_t hi)
+{
+	uint32_t i;
+
+	for (i = lo; i < hi; i++)
+		if (codegen_shape_foldable(shapes[i]))
+			return true;
+	return false;
+}
+
+/*
+ * one fold function: the foldable shapes among shapes[lo, hi); f(ctx, st,
+ * head) returns the entry of the run that can match, 0 if none, -1 if
+ * the shape does not fold (then the run is walked rule by rule)
+ */
+static void emit_fold_func(struct codegen_prog *p, const struct codegen_env *env,
+			   struct codegen_shape *const *shapes, uint32_t lo,
+			   uint32_t hi, uint32_t l_func)
+{
+	struct codegen_shape *fs[SHAPES_PER_FUNC];
+	uint32_t l_body[SHAPES_PER_FUNC], l_other = codegen_label_new(p);
+	uint32_t l_null = codegen_label_new(p), i, n = 0;
+
+	for (i = lo; i < hi; i++)
+		if (codegen_shape_foldable(shapes[i])) {
+			fs[n] = shapes[i];
+			l_body[n++] = codegen_label_new(p);
+		}
+	codegen_func_begin_global(p, l_func);
+	/* r8 = ctx; r6 = st; r7 = head (global: may be NULL) */
+	codegen_emit(p, INSN_MOV64_REG(R8, R1));
+	codegen_emit(p, INSN_MOV64_REG(R6, R2));
+	codegen_emit(p, INSN_MOV64_REG(R7, R3));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R6, 0, 0), l_null);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R7, 0, 0), l_null);
+	/* r1 = head->shape */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7,
+				     offsetof(struct codegen_entry, shape)));
+	emit_dispatch(p, fs, l_body, 0, n, l_other);
+	/* not a foldable shape (or NULL arguments): -1, rule by rule */
+	codegen_label_bind(p, l_other);
+	codegen_label_bind(p, l_null);
+	codegen_emit(p, INSN_MOV64_IMM(R0, -1));
+	codegen_emit(p, INSN_EXIT());
+	for (i = 0; i < n; i++) {
+		codegen_label_bind(p, l_body[i]);
+		codegen_fold_emit(p, fs[i], env);
+	}
+}
+
+/*
+ * @dst = successor of the entry r7 the callback evaluates: entry->next,
+ * but past its run if a fold head sent the walker to it (st->fold_member);
+ * @tmp clobbered
+ */
+static void emit_succ(struct codegen_prog *p, int dst, int tmp)
+{
+	uint32_t l_plain = codegen_label_new(p);
+
+	/* dst = entry->next; if st->fold_member != st->cur goto plain */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, dst, R7,
+				     offsetof(struct codegen_entry, next)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, tmp, R6, ST_OFF(fold_member)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, tmp, 0, 0), l_plain);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R0, R6, ST_OFF(cur)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, tmp, R0, 0), l_plain);
+	/* dst = st->fold_exit */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, dst, R6, ST_OFF(fold_exit)));
+	codegen_label_bind(p, l_plain);
+}
+
+/*
+ * fold head r7: r0 = fold_k(ctx, st, head) for its shape; -1: next entry
+ * (rule by rule); 0: past the run; else that rule, then past the run
+ */
+static void emit_fold_head(struct codegen_prog *p, uint32_t nfuncs,
+			   const uint32_t *l_fold, uint32_t l_next)
+{
+	uint32_t l_call = codegen_label_new(p), l_miss = codegen_label_new(p);
+	uint32_t k, nfold = 0;
+
+	for (k = 0; k < nfuncs; k++)
+		nfold += l_fold[k] != 0;
+	if (!nfold) {
+		/* no foldable shape: rule by rule (the verifier refuses
+		 * unreachable code) */
+		codegen_emit_jmp(p, INSN_JA(0), l_next);
+		return;
+	}
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7,
+				     offsetof(struct codegen_entry, shape)));
+	for (k = 0; k < nfuncs; k++) {
+		uint32_t l_skip = codegen_label_new(p);
+
+		if (!l_fold[k])
+			continue;
+		/* if shape > last id of function k goto skip */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGT, R1,
+						 (k + 1) * SHAPES_PER_FUNC, 0), l_skip);
+		/* if shape <= last id of function k - 1: not foldable */
+		if (k)
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R1,
+							 k * SHAPES_PER_FUNC, 0), l_next);
+		/* r0 = fold_k(ctx, st, head); goto call */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, CTX_FROM_ST));
+		codegen_emit(p, INSN_MOV64_REG(R2, R6));
+		codegen_emit(p, INSN_MOV64_REG(R3, R7));
+		codegen_emit_call(p, l_fold[k]);
+		codegen_emit_jmp(p, INSN_JA(0), l_call);
+		codegen_label_bind(p, l_skip);
+	}
+	/* no fold function for this shape: rule by rule */
+	codegen_emit_jmp(p, INSN_JA(0), l_next);
+	codegen_label_bind(p, l_call);
+	/* if r0 == -1 goto next (rule by rule); r1 = head->exit */
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R0, -1, 0), l_next);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7,
+				     ENTRY_CONSTS_OFF + FOLD_CONST_EXIT));
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R0, 0, 0), l_miss);
+	/* st->fold_member = r0; st->fold_exit = exit; st->cur = r0 */
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, ST_OFF(fold_member)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(fold_exit)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, ST_OFF(cur)));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_EXIT());
+	/* miss: st->cur = exit */
+	codegen_label_bind(p, l_miss);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(cur)));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_EXIT());
+}
+
 /* the bpf_loop callback: evaluate entry st->cur */
 static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
-		    uint32_t l_cb, uint32_t nfuncs, const uint32_t *l_func)
+		    uint32_t l_cb, uint32_t nfuncs, const uint32_t *l_func,
+		    const uint32_t *l_fold)
 {
 	uint32_t l_end = codegen_label_new(p), l_drop = codegen_label_new(p);
 	uint32_t l_next = codegen_label_new(p), l_after = codegen_label_new(p);
 	uint32_t l_final = codegen_label_new(p), l_jump = codegen_label_new(p);
 	uint32_t l_goto = codegen_label_new(p), l_policy = codegen_label_new(p);
+	uint32_t l_fhead = codegen_label_new(p), l_member = codegen_label_new(p);
 	uint32_t k;
 
 	codegen_func_begin(p, l_cb);
-	/* r6 = st; r1 = st->cur; if !r1 goto end of chain */
+	/* r6 = st; r1 = st->cur */
 	codegen_emit(p, INSN_MOV64_REG(R6, R2));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(cur)));
+	/* a fold head's choice holds for the step right after it only:
+	 * if st->fold_member != cur: st->fold_member = 0 */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, ST_OFF(fold_member)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R2, R1, 0), l_member);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(fold_member), 0));
+	codegen_label_bind(p, l_member);
+	/* if !r1 goto end of chain */
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_end);
 	/* r7 = rules[cur]; if !r7 goto drop */
 	emit_lookup(p, env->rules_fd, R1);
@@ -515,6 +658,10 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, ST_OFF(genbit)));
 	codegen_emit(p, INSN_ALU64_REG(BPF_AND, R1, R2));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_next);
+	/* if r7->flags & ENTRY_F_FOLD goto fold head */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7,
+				     offsetof(struct codegen_entry, flags)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, ENTRY_F_FOLD, 0), l_fhead);
 	/* st->verdict = NFT_CONTINUE; dispatch on r7->shape */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_CONTINUE));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7,
@@ -554,15 +701,14 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(final)));
 	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
 	codegen_emit(p, INSN_EXIT());
-	/* jump: if depth >= 16 goto drop; stack[depth++] = entry->next */
+	/* jump: if depth >= 16 goto drop; stack[depth++] = successor */
 	codegen_label_bind(p, l_jump);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, ST_OFF(depth)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R2, JUMP_STACK_SIZE, 0), l_drop);
 	codegen_emit(p, INSN_MOV64_REG(R3, R2));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R3, 2));
 	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R3, R6));
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R7,
-				     offsetof(struct codegen_entry, next)));
+	emit_succ(p, R4, R5);
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R3, R4, ST_OFF(stack)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 1));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R2, ST_OFF(depth)));
@@ -572,13 +718,15 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(cur)));
 	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
 	codegen_emit(p, INSN_EXIT());
-	/* next: st->cur = entry->next */
+	/* next: st->cur = successor */
 	codegen_label_bind(p, l_next);
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7,
-				     offsetof(struct codegen_entry, next)));
+	emit_succ(p, R1, R2);
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(cur)));
 	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
 	codegen_emit(p, INSN_EXIT());
+	/* fold head */
+	codegen_label_bind(p, l_fhead);
+	emit_fold_head(p, nfuncs, l_fold, l_next);
 	/* end of chain / return: pop, or the base chain policy */
 	codegen_label_bind(p, l_end);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, ST_OFF(depth)));
@@ -611,7 +759,7 @@ int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
 {
 	uint32_t nfuncs = (nshapes + SHAPES_PER_FUNC - 1) / SHAPES_PER_FUNC;
 	uint32_t l_cb = codegen_label_new(p);
-	uint32_t *l_func = NULL;
+	uint32_t *l_func = NULL, *l_fold = NULL;
 	uint32_t i;
 
 	/* shape ids must be 1..nshapes in order: function k holds ids
@@ -621,22 +769,37 @@ int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
 			return -EINVAL;
 	if (nfuncs) {
 		l_func = calloc(nfuncs, sizeof(*l_func));
-		if (!l_func)
+		l_fold = calloc(nfuncs, sizeof(*l_fold));
+		if (!l_func || !l_fold) {
+			free(l_func);
+			free(l_fold);
 			return -ENOMEM;
+		}
 	}
-	for (i = 0; i < nfuncs; i++)
+	for (i = 0; i < nfuncs; i++) {
+		uint32_t hi = (i + 1) * SHAPES_PER_FUNC;
+
 		l_func[i] = codegen_label_new(p);
+		/* 0: no fold function (no foldable shape in the group) */
+		if (group_folds(shapes, i * SHAPES_PER_FUNC,
+				hi < nshapes ? hi : nshapes))
+			l_fold[i] = codegen_label_new(p);
+	}
 	emit_main(p, env, heads, nheads, l_cb);
-	emit_cb(p, env, l_cb, nfuncs, l_func);
+	emit_cb(p, env, l_cb, nfuncs, l_func, l_fold);
 	for (i = 0; i < nfuncs; i++) {
 		uint32_t hi = (i + 1) * SHAPES_PER_FUNC;
 
 		emit_shape_func(p, env, shapes, i * SHAPES_PER_FUNC,
 				hi < nshapes ? hi : nshapes, l_func[i]);
+		if (l_fold[i])
+			emit_fold_func(p, env, shapes, i * SHAPES_PER_FUNC,
+				       hi < nshapes ? hi : nshapes, l_fold[i]);
 	}
 	/* static functions the shapes call (bpf_loop callbacks) */
 	codegen_emit_deferred(p, env);
 	free(l_func);
+	free(l_fold);
 	return codegen_prog_finish(p);
 }
 

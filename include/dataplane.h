@@ -132,12 +132,14 @@ int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val);
  * @shapes: distinct rule shapes compiled
  * @rule_entries: rule map entries live
  * @incremental_prepares: prepares that touched only a batch's rules
+ * @fold_heads: folded runs of rules live (each one hash lookup per packet)
  */
 struct dp_stats {
 	uint64_t progs_loaded;
 	uint64_t shapes;
 	uint64_t rule_entries;
 	uint64_t incremental_prepares;
+	uint64_t fold_heads;
 };
 
 /**

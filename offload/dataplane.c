@@ -66,7 +66,10 @@
 #define NF_INET_LOCAL_OUT 3
 #define TABLE_F_DORMANT	0x1
 
-enum rec_kind { REC_HEAD, REC_RULE };
+enum rec_kind { REC_HEAD, REC_RULE, REC_FOLD };
+
+#define FOLD_MIN	8	/* rules a run needs to be folded */
+#define FOLD_MAX	(1u << 20)	/* fold map entries */
 
 /**
  * struct dp_rec - a rule map entry owned by a chain head or a rule
@@ -93,10 +96,29 @@ enum rec_kind { REC_HEAD, REC_RULE };
  * @prev/@succ mirror the entries' @next links (which skip nothing), so an
  * incremental prepare finds a new rule's neighbours without walking the
  * chain; a full prepare rebuilds them.
+ *
+ * Folded runs (REC_FOLD, codegen/fold.c): a full prepare puts a fold head
+ * before each run of >= FOLD_MIN rules of one foldable shape with distinct
+ * keys and fills the fold map; @run of each member names its head. An
+ * incremental prepare keeps a run folded when rules come before or after
+ * it (the head's exit follows), and unfolds it (the head goes inactive
+ * in the next generation, the run is walked rule by rule) when a rule
+ * goes inside it or a member goes away; the next full prepare folds again.
+ * @run: member rules: their fold head
+ * @last: fold heads: the last member
+ * @keys: fold heads: the fold map keys they own, owned array
+ * @nkeys: count
+ * @unfolded: fold heads: no longer used from the next generation on
+ * @retired: fold heads replaced by a full prepare, freed by the next one
  */
 struct dp_rec {
 	struct dp_rec *hnext;
 	struct dp_rec *prev, *succ;
+	struct dp_rec *run, *last;
+	struct codegen_fold_key *keys;
+	uint32_t nkeys;
+	bool unfolded;
+	bool retired;
 	uint8_t kind;
 	uint64_t table;
 	uint64_t handle;
@@ -235,10 +257,17 @@ struct dataplane {
 	struct dp_recs dead;	/* records of rules the last commit deleted */
 	struct dp_recs settle;	/* rule records of the last prepare whose
 				 * genmask is not 0 yet */
+	struct dp_recs retired;	/* fold heads replaced by the last prepare */
+	struct dp_recs chain;	/* scratch: one chain's rule records */
+	struct rule **chain_rules;	/* scratch: their rules */
+	uint32_t chain_cap;
+	uint64_t fold_seq;
+	bool freeing;
 	bool incremental;	/* the current prepare is incremental */
 	bool rule_only;		/* ... is for a batch of rule changes only */
 	bool last_rule_only;	/* the last published one was */
 	uint64_t rule_entries_next;
+	uint32_t unfolds;		/* fold heads this prepare unfolded */
 	struct list_head hooks;
 	uint64_t seq;
 	struct dp_stats stats;
@@ -503,6 +532,10 @@ static void rec_free(struct dataplane *dp, struct dp_rec *r)
 		pp = &(*pp)->hnext;
 	*pp = r->hnext;
 	dp->nrecs--;
+	if (!dp->freeing)
+		for (i = 0; i < r->nkeys; i++)
+			bpf_map_delete_elem(dp->env.fold_fd, &r->keys[i]);
+	free(r->keys);
 	alloc_put(&dp->entries, r->idx);
 	for (i = 0; i < r->nslots; i++)
 		alloc_put(&dp->counters, r->slots[i]);
@@ -524,6 +557,7 @@ static void dp_free(struct dataplane *dp)
 
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
 		hook_free(dp, h);
+	dp->freeing = true;
 	for (i = 0; i < dp->nhash; i++)
 		while (dp->hash[i])
 			rec_free(dp, dp->hash[i]);
@@ -538,6 +572,9 @@ static void dp_free(struct dataplane *dp)
 	free(dp->touched.v);
 	free(dp->dead.v);
 	free(dp->settle.v);
+	free(dp->retired.v);
+	free(dp->chain.v);
+	free(dp->chain_rules);
 	dp_sets_free(dp->sets, &dp->env);
 	dp_log_free(dp->log);
 	if (dp->rules_mem)
@@ -571,6 +608,8 @@ static void dp_free(struct dataplane *dp)
 		close(dp->env.gen_fd);
 	if (dp->env.progs_fd > 0)
 		close(dp->env.progs_fd);
+	if (dp->env.fold_fd > 0)
+		close(dp->env.fold_fd);
 	free(dp);
 }
 
@@ -641,6 +680,14 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 					1, NULL);
 	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_chains",
 					  4, 4, DP_BASES, NULL);
+	{
+		LIBBPF_OPTS(bpf_map_create_opts, noprealloc,
+			    .map_flags = BPF_F_NO_PREALLOC);
+
+		dp->env.fold_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "nfbpf_fold",
+						 sizeof(struct codegen_fold_key),
+						 4, FOLD_MAX, &noprealloc);
+	}
 	dp->log = dp_log_new(net->ns_fd, &dp->env.log_fd);
 	if (!dp->log) {
 		ret = -ENOMEM;
@@ -649,7 +696,7 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
-	    dp->env.progs_fd < 0) {
+	    dp->env.progs_fd < 0 || dp->env.fold_fd < 0) {
 		ret = -errno;
 		err->msg = "cannot create the nfbpf dataplane maps";
 		goto out_free;
@@ -975,6 +1022,7 @@ static struct codegen_shape *shape_get(struct dataplane *dp,
 	}
 	s->key = k;
 	s->id = dp->nshapes + 1;
+	s->foldable = codegen_shape_foldable(s);
 	dp->shapes[dp->nshapes++] = s;
 	dp->stats.shapes++;
 	*ret = 0;
@@ -1103,7 +1151,144 @@ static struct dp_rec *rule_rec_new(struct dataplane *dp, const struct table *t,
 	return r;
 }
 
-/* pass B: an entry per visible rule, linked in chain order */
+/* is rule record @r of a foldable shape? */
+static bool rec_foldable(const struct dataplane *dp, const struct dp_rec *r)
+{
+	uint32_t id = r->want.shape;
+
+	return id && id <= dp->nshapes && dp->shapes[id - 1]->foldable;
+}
+
+/*
+ * fold the rules chain[i, n) from i on, as far as they share i's shape and
+ * have distinct keys: a fresh fold head whose keys are in the fold map.
+ * Return: the number of rules folded (0: fewer than FOLD_MIN, no head;
+ * *@out = NULL).
+ */
+static uint32_t fold_run(struct net *net, struct dataplane *dp,
+			 const struct table *t, uint32_t i, uint32_t n,
+			 struct dp_rec **out)
+{
+	struct dp_rec **v = dp->chain.v, *h;
+	uint32_t j, k;
+
+	*out = NULL;
+	if (!rec_foldable(dp, v[i]))
+		return 0;
+	for (j = i + 1; j < n && j - i < FOLD_MIN; j++)
+		if (v[j]->want.shape != v[i]->want.shape)
+			return 0;
+	if (j - i < FOLD_MIN)
+		return 0;
+	h = rec_new(dp, REC_FOLD, t->handle, ++dp->fold_seq);
+	if (!h)
+		return 0;
+	for (j = i; j < n && v[j]->want.shape == v[i]->want.shape; j++)
+		;
+	h->keys = calloc(j - i, sizeof(*h->keys));
+	if (!h->keys)
+		goto out_free;
+	/* the keys, while they are distinct (the map says so) */
+	for (k = i; k < j; k++) {
+		struct codegen_fold_key *key = &h->keys[h->nkeys];
+
+		key->run = h->idx;
+		if (!codegen_rule_fold_key(dp->chain_rules[k], key->key) ||
+		    bpf_map_update_elem(dp->env.fold_fd, key, &v[k]->idx,
+					BPF_NOEXIST))
+			break;
+		h->nkeys++;
+	}
+	if (h->nkeys < FOLD_MIN)
+		goto out_free;
+	memset(&h->want, 0, sizeof(h->want));
+	h->want.shape = v[i]->want.shape;
+	h->want.flags = ENTRY_F_FOLD;
+	/* new in the next generation, like a new rule */
+	h->want.genmask = genmask_cur(net);
+	memcpy(h->want.consts + FOLD_CONST_RUN, &h->idx, 4);
+	h->seen = true;
+	h->last = v[i + h->nkeys - 1];
+	for (k = i; k < i + h->nkeys; k++)
+		v[k]->run = h;
+	*out = h;
+	return h->nkeys;
+
+out_free:
+	rec_free(dp, h);
+	return 0;
+}
+
+/* fold head @h: its exit is the entry after its last member */
+static void fold_set_exit(struct dp_rec *h, uint32_t exit)
+{
+	memcpy(h->want.consts + FOLD_CONST_EXIT, &exit, 4);
+}
+
+static uint32_t fold_exit(const struct codegen_entry *e)
+{
+	uint32_t x;
+
+	memcpy(&x, e->consts + FOLD_CONST_EXIT, 4);
+	return x;
+}
+
+/* one chain's rule records (dp->chain) linked after @head, runs folded */
+static void link_chain(struct net *net, struct dataplane *dp,
+		       const struct table *t, struct dp_rec *head)
+{
+	struct dp_rec *prev = head, *h;
+	uint32_t i = 0, n = dp->chain.n, k, m;
+
+	head->prev = NULL;
+	while (i < n) {
+		m = fold_run(net, dp, t, i, n, &h);
+		if (h) {
+			prev->want.next = h->idx;
+			prev->succ = h;
+			h->prev = prev;
+			prev = h;
+		} else {
+			m = 1;
+		}
+		for (k = i; k < i + m; k++) {
+			struct dp_rec *r = dp->chain.v[k];
+
+			prev->want.next = r->idx;
+			prev->succ = r;
+			r->prev = prev;
+			prev = r;
+		}
+		i += m;
+	}
+	prev->want.next = 0;
+	prev->succ = NULL;
+	/* exits, now that every successor is known */
+	for (h = head->succ; h; h = h->succ)
+		if (h->kind == REC_FOLD)
+			fold_set_exit(h, h->last->want.next);
+}
+
+static int chain_push(struct dataplane *dp, struct dp_rec *r, struct rule *rule)
+{
+	if (dp->chain.n == dp->chain_cap) {
+		uint32_t ncap = dp->chain_cap ? dp->chain_cap * 2 : 256;
+		void *v = realloc(dp->chain.v, ncap * sizeof(*dp->chain.v));
+		void *w = v ? realloc(dp->chain_rules, ncap * sizeof(*dp->chain_rules)) : NULL;
+
+		if (v)
+			dp->chain.v = v;
+		if (!w)
+			return -ENOMEM;
+		dp->chain_rules = w;
+		dp->chain_cap = dp->chain.cap = ncap;
+	}
+	dp->chain_rules[dp->chain.n] = rule;
+	dp->chain.v[dp->chain.n++] = r;
+	return 0;
+}
+
+/* pass B: an entry per visible rule, linked in chain order, runs folded */
 static void prepare_rules(struct net *net, struct dataplane *dp,
 			  struct dp_error *err)
 {
@@ -1115,12 +1300,9 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 		if (!visible(t->genmask, net) || !family_ok(t->family))
 			continue;
 		list_for_each_entry(c, &t->chains, list) {
-			struct dp_rec *prev;
-
 			if (!visible(c->genmask, net))
 				continue;
-			prev = rec_find(dp, REC_HEAD, t->handle, c->handle);
-			prev->prev = NULL;
+			dp->chain.n = 0;
 			list_for_each_entry(rule, &c->rules, list) {
 				struct dp_rec *r;
 
@@ -1134,17 +1316,49 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 				else if (!(r = rule_rec_new(dp, t, rule, err)))
 					return;
 				r->seen = true;
+				r->run = NULL;
 				r->want.genmask = rule->genmask & 3;
-				r->want.next = 0;
-				prev->want.next = r->idx;
-				prev->succ = r;
-				r->prev = prev;
-				prev = r;
+				if (chain_push(dp, r, rule)) {
+					set_err(dp, err, -ENOMEM, NULL);
+					return;
+				}
 			}
-			prev->want.next = 0;
-			prev->succ = NULL;
+			link_chain(net, dp, t,
+				   rec_find(dp, REC_HEAD, t->handle, c->handle));
 		}
 	}
+}
+
+/* fold heads of the last generation: unlinked by this full prepare; they
+ * stay (inactive in both generations) for packets still at them, and go
+ * with the next prepare */
+static int retire_heads(struct dataplane *dp)
+{
+	struct dp_rec *r;
+	uint32_t i;
+
+	for (i = 0; i < dp->nhash; i++)
+		for (r = dp->hash[i]; r; r = r->hnext) {
+			if (r->kind != REC_FOLD || r->retired)
+				continue;
+			r->retired = true;
+			r->seen = true;
+			r->want = r->shadow;
+			r->want.genmask = 3;
+			if (recs_push(&dp->retired, r))
+				return -ENOMEM;
+		}
+	return 0;
+}
+
+/* the heads the last prepare retired: their keys and entries go */
+static void free_retired(struct dataplane *dp)
+{
+	uint32_t i;
+
+	for (i = 0; i < dp->retired.n; i++)
+		rec_free(dp, dp->retired.v[i]);
+	dp->retired.n = 0;
 }
 
 /*
@@ -1387,6 +1601,9 @@ static void write_live(struct dataplane *dp, struct dp_rec *r)
 		__atomic_store_n(&m->genmask, r->want.genmask, __ATOMIC_RELEASE);
 	if (r->want.next != r->shadow.next)
 		__atomic_store_n(&m->next, r->want.next, __ATOMIC_RELEASE);
+	if (r->kind == REC_FOLD && fold_exit(&r->want) != fold_exit(&r->shadow))
+		__atomic_store_n((uint32_t *)(m->consts + FOLD_CONST_EXIT),
+				 fold_exit(&r->want), __ATOMIC_RELEASE);
 	r->shadow = r->want;
 }
 
@@ -1438,8 +1655,8 @@ static void drop_unseen(struct dataplane *dp)
 			n = r->hnext;
 			if (!r->seen)
 				rec_free(dp, r);
-			else if (r->kind == REC_RULE && r->want.genmask &&
-				 recs_push(&dp->settle, r))
+			else if (r->kind != REC_HEAD && !r->retired &&
+				 r->want.genmask && recs_push(&dp->settle, r))
 				dp->last_rule_only = dp->rule_only = false;
 		}
 }
@@ -1467,6 +1684,25 @@ static int relink(struct dataplane *dp, struct dp_rec *r)
 	if (touch(dp, r))
 		return -ENOMEM;
 	r->want.next = n ? n->idx : 0;
+	/* the last member of a folded run: its head's exit follows */
+	if (r->run && r->run->last == r && !r->run->unfolded) {
+		if (touch(dp, r->run))
+			return -ENOMEM;
+		fold_set_exit(r->run, r->want.next);
+	}
+	return 0;
+}
+
+/* walk @h's run rule by rule from the next generation on */
+static int unfold(struct dataplane *dp, struct dp_rec *h)
+{
+	if (h->unfolded)
+		return 0;
+	if (touch(dp, h))
+		return -ENOMEM;
+	h->want.genmask |= 1u << dp->gen_next;
+	h->unfolded = true;
+	dp->unfolds++;
 	return 0;
 }
 
@@ -1531,7 +1767,8 @@ static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 
 		if (r->shadow.genmask & cur) {
 			r->dead = true;
-			if (recs_push(&dp->dead, r))
+			if (recs_push(&dp->dead, r) ||
+			    (r->run && unfold(dp, r->run)))
 				goto out_nomem;
 		} else {
 			if (touch(dp, r))
@@ -1573,6 +1810,9 @@ static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 				     list_entry(q, struct rule, list)->handle);
 		if (!p)
 			p = rec_find(dp, REC_HEAD, t->handle, c->handle);
+		/* inside a folded run (not after its last rule): unfold it */
+		if (p->run && p->run->last != p && unfold(dp, p->run))
+			goto out_nomem;
 		r->prev = p;
 		r->succ = p->succ;
 		if (p->succ)
@@ -1610,9 +1850,25 @@ static void finish_delta(struct dataplane *dp)
 {
 	uint32_t i;
 
+	/* members of fold heads that go forget them (first, while every
+	 * member is still there) */
+	for (i = 0; i < dp->dead.n; i++) {
+		struct dp_rec *h = dp->dead.v[i], *m;
+
+		if (h->kind != REC_FOLD || h->last == h)
+			continue;
+		for (m = h->succ; m; m = m->succ) {
+			if (m->run == h)
+				m->run = NULL;
+			if (m == h->last)
+				break;
+		}
+	}
 	for (i = 0; i < dp->dead.n; i++) {
 		struct dp_rec *r = dp->dead.v[i];
 
+		if (r->run && r->run->last == r)
+			r->run->last = r->prev;
 		r->prev->succ = r->succ;
 		if (r->succ)
 			r->succ->prev = r->prev;
@@ -1623,7 +1879,7 @@ static void finish_delta(struct dataplane *dp)
 	for (i = 0; i < dp->touched.n; i++) {
 		struct dp_rec *r = dp->touched.v[i];
 
-		if (r->kind == REC_RULE && r->want.genmask &&
+		if (r->kind != REC_HEAD && r->want.genmask &&
 		    recs_push(&dp->settle, r))
 			dp->rule_only = false;	/* next prepare: a full one */
 	}
@@ -1885,6 +2141,8 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	dp->gen_next = net->gencursor ^ 1;
 	dp->touched.n = 0;
 	dp->dead.n = 0;
+	dp->unfolds = 0;
+	free_retired(dp);
 	dp->rule_only = delta && !delta->other;
 	dp->incremental = delta_ok(dp, net, delta);
 	if (dp->incremental) {
@@ -1897,8 +2155,11 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 				r->seen = false;
 				r->fresh = false;
 			}
+		if (retire_heads(dp))
+			set_err(dp, err, -ENOMEM, NULL);
 		/* 1. entries (nothing the live generation sees changes) */
-		prepare_heads(net, dp, err);
+		if (!dp->err)
+			prepare_heads(net, dp, err);
 		if (!dp->err) {
 			struct codegen_consts_ctx cc = { .chain_head = head_of,
 							 .set_id = set_id_of,
@@ -1997,14 +2258,18 @@ void dataplane_publish(struct net *net)
 		for (i = 0; i < dp->touched.n; i++)
 			dp->touched.v[i]->fresh = dp->touched.v[i]->touched = false;
 		dp->stats.rule_entries = dp->rule_entries_next;
+		dp->stats.fold_heads -= dp->unfolds;
 	} else {
-		dp->stats.rule_entries = 0;
+		dp->stats.rule_entries = dp->stats.fold_heads = 0;
 		for (i = 0; i < dp->nhash; i++)
 			for (r = dp->hash[i]; r; r = r->hnext) {
 				r->fresh = false;
-				if (r->kind == REC_RULE &&
-				    !(r->shadow.genmask & (1u << dp->gen_next)))
+				if (r->shadow.genmask & (1u << dp->gen_next))
+					continue;
+				if (r->kind == REC_RULE)
 					dp->stats.rule_entries++;
+				else if (r->kind == REC_FOLD)
+					dp->stats.fold_heads++;
 			}
 	}
 	dp->touched.n = 0;
@@ -2080,6 +2345,12 @@ void dataplane_abort(struct net *net)
 	if (dp->conntrack_new) {
 		offload_conntrack_disable(net->ns_fd);
 		dp->conntrack = dp->conntrack_new = false;
+	}
+	/* fold heads this prepare retired but never unlinked stay live */
+	if (!dp->written) {
+		for (i = 0; i < dp->retired.n; i++)
+			dp->retired.v[i]->retired = false;
+		dp->retired.n = 0;
 	}
 	/* the next prepare is a full one: it rebuilds record links and the
 	 * settle list from the model */

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fold.c - runs of same-shape rules folded into one fold map lookup give
+ * what walking them in order gives: the verdict of the first match, the
+ * counters of exactly the rules that matched (continue verdicts and jumps
+ * included), duplicate keys (a run ends before a repeated key), and
+ * incremental changes (append after a run keeps it folded, insert inside
+ * or delete unfolds it, a full prepare folds again).
+ */
+#include "tests/codegen/model.h"
+
+static struct net net;
+static struct table *t;
+static struct chain *base, *sub;
+static uint8_t pkt[128];
+static uint32_t plen;
+
+#define NPORTS	48
+#define PORT0	2000
+
+static void setup(void)
+{
+	tm_net_init(&net, tm_scratch_netns());
+	t = tm_table(&net, "t", 2 /* ip */);
+	base = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
+	sub = tm_chain(t, "sub", -1, 0, 0);
+	plen = tm_ip4(pkt, 17, 1000, 53, 0);
+}
+
+static void teardown(void)
+{
+	dataplane_net_free(&net);
+}
+
+TestSuite(fold, .init = setup, .fini = teardown, .timeout = 120);
+
+/* udp dport @port counter @verdict [@to]; not linked */
+static struct rule *dport_new(struct chain *c, uint16_t port, int verdict,
+			      struct chain *to)
+{
+	uint8_t p[2] = { port >> 8, port & 0xff }, udp = 17;
+	struct tm_rb rb = { 0 };
+
+	tm_meta(&rb, 16, 8, 1);
+	tm_cmp(&rb, 8, CMP_EQ, &udp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, p, 2);
+	tm_counter(&rb);
+	tm_verdict(&rb, verdict, to);
+	return tm_rule_new(c, &rb);
+}
+
+static struct rule *add(struct chain *c, uint16_t port, int verdict,
+			struct chain *to)
+{
+	struct rule *r = dport_new(c, port, verdict, to);
+
+	list_add_tail(&r->list, &c->rules);
+	return r;
+}
+
+static int verdict_for(uint16_t port)
+{
+	pkt[22] = port >> 8;
+	pkt[23] = port & 0xff;
+	return tm_run(&net, base, 2, HOOK_OUT, pkt, plen);
+}
+
+static uint16_t port_of(const struct rule *r)
+{
+	const struct expr *e;
+
+	rule_for_each_expr(e, r) {
+		const struct expr_cmp *c = expr_priv(e);
+
+		if (e->type == EXPR_CMP && c->data.len == 2)
+			return c->data.v[0] << 8 | c->data.v[1];
+	}
+	return 0;
+}
+
+static const struct expr_immediate *verdict_of(const struct rule *r)
+{
+	const struct expr *e;
+
+	rule_for_each_expr(e, r)
+		if (e->type == EXPR_IMMEDIATE)
+			return expr_priv(e);
+	return NULL;
+}
+
+static uint64_t packets_of(const struct rule *r)
+{
+	const struct expr *e;
+	uint64_t pk = 0, by;
+
+	rule_for_each_expr(e, r)
+		if (e->type == EXPR_COUNTER)
+			cr_assert_eq(dataplane_counter_read(&net,
+				((struct expr_counter *)expr_priv(e))->slot,
+				&pk, &by), 0);
+	return pk;
+}
+
+/*
+ * nft_do_chain over the model for @port: the verdict, and each matching
+ * rule's expected count bumped in @want (indexed like the rules of
+ * base then sub, in list order)
+ */
+static int walk(struct chain *c, uint16_t port, uint64_t *want, int *depth)
+{
+	struct rule *r;
+	int i = c == base ? 0 : 1000;
+
+	list_for_each_entry(r, &c->rules, list) {
+		const struct expr_immediate *im = verdict_of(r);
+
+		if (port_of(r) == port) {
+			want[i]++;
+			if (im->verdict.code == NFT_JUMP) {
+				int v = walk(im->verdict.chain, port, want, depth);
+
+				if (v != NFT_CONTINUE)
+					return v;
+			} else if (im->verdict.code != NFT_CONTINUE) {
+				return im->verdict.code;
+			}
+		}
+		i++;
+	}
+	return NFT_CONTINUE;
+}
+
+/* every port's verdict and every rule's counter as walking in order */
+static void check_all(const char *when)
+{
+	static uint64_t want[2000];
+	uint16_t port;
+	struct rule *r;
+	int i, d = 0;
+
+	memset(want, 0, sizeof(want));
+	for (port = PORT0; port < PORT0 + NPORTS; port++) {
+		int v = walk(base, port, want, &d);
+
+		if (v == NFT_CONTINUE)
+			v = NF_ACCEPT;	/* policy */
+		cr_assert_eq(verdict_for(port), v, "%s: port %u", when, port);
+	}
+	i = 0;
+	list_for_each_entry(r, &base->rules, list) {
+		cr_assert_eq(packets_of(r), want[i], "%s: base rule %d (port %u)",
+			     when, i, port_of(r));
+		i++;
+	}
+	i = 1000;
+	list_for_each_entry(r, &sub->rules, list) {
+		cr_assert_eq(packets_of(r), want[i], "%s: sub rule %d", when, i);
+		i++;
+	}
+}
+
+/* counts of base's rules at the last check_delta(), by rule */
+static struct {
+	const struct rule *r;
+	uint64_t n;
+} seen[256];
+static int nseen;
+
+static uint64_t *last_count(const struct rule *r)
+{
+	int i;
+
+	for (i = 0; i < nseen; i++)
+		if (seen[i].r == r)
+			return &seen[i].n;
+	cr_assert_lt(nseen, 256);
+	seen[nseen].r = r;
+	seen[nseen].n = 0;
+	return &seen[nseen++].n;
+}
+
+/* verdicts as check_all(); counters: what each rule counted since the
+ * last call equals what walking in order counts */
+static void check_delta(const char *when)
+{
+	static uint64_t want[2000];
+	uint16_t port;
+	struct rule *r;
+	int i, d = 0;
+
+	memset(want, 0, sizeof(want));
+	for (port = PORT0; port < PORT0 + NPORTS; port++) {
+		int v = walk(base, port, want, &d);
+
+		if (v == NFT_CONTINUE)
+			v = NF_ACCEPT;
+		cr_assert_eq(verdict_for(port), v, "%s: port %u", when, port);
+	}
+	i = 0;
+	list_for_each_entry(r, &base->rules, list) {
+		uint64_t now = packets_of(r), *last = last_count(r);
+
+		cr_assert_eq(now - *last, want[i],
+			     "%s: base rule %d (port %u)", when, i, port_of(r));
+		*last = now;
+		i++;
+	}
+}
+
+Test(fold, first_match_counters_continue_and_jump)
+{
+	struct dp_stats st;
+	int i;
+
+	/* sub: counts, then returns to the rule after the jumping one */
+	add(sub, PORT0 + 5, NFT_CONTINUE, NULL);
+	/* run 1: 24 rules, some continue, one jumps */
+	for (i = 0; i < 24; i++) {
+		int v = i % 3 == 0 ? NFT_CONTINUE : i % 3 == 1 ? NF_DROP : NF_ACCEPT;
+
+		if (i == 5)
+			add(base, PORT0 + i, NFT_JUMP, sub);
+		else
+			add(base, PORT0 + i, v, NULL);
+	}
+	/* a repeated key ends run 1; run 2 starts with it */
+	for (i = 0; i < 24; i++)
+		add(base, PORT0 + (i + 3) % NPORTS, i % 2 ? NF_DROP : NF_ACCEPT,
+		    NULL);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &st);
+	cr_assert_geq(st.fold_heads, 2, "the runs are folded");
+	check_all("folded");
+}
+
+Test(fold, incremental_append_insert_delete)
+{
+	struct dp_delta d = { 0 };
+	struct dp_error err = { 0 };
+	struct dp_stats s0, s1;
+	struct rule *r[64], *n;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		r[i] = add(base, PORT0 + i, i % 4 == 0 ? NFT_CONTINUE : NF_DROP,
+			   NULL);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s0);
+	cr_assert_eq(s0.fold_heads, 1);
+	check_delta("full");
+
+	/* append after the run: stays folded, the new rule is reached */
+	n = add(base, PORT0 + 40, NF_DROP, NULL);
+	d.rules = &n;
+	d.nrules = 1;
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0);
+	dataplane_publish(&net);
+	tm_flip(&net);
+	n = add(base, PORT0 + 41, NF_DROP, NULL);
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0);
+	dataplane_publish(&net);
+	tm_flip(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
+	cr_assert_eq(s1.fold_heads, 1, "appending keeps the run folded");
+	check_delta("appended");
+
+	/* insert inside the run (port 2010 again, after rule 3, accept):
+	 * it wins over rule 10's drop only if it comes first: it does */
+	n = dport_new(base, PORT0 + 10, NF_ACCEPT, NULL);
+	list_add(&n->list, &r[3]->list);
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0);
+	dataplane_publish(&net);
+	tm_flip(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.fold_heads, 0, "inserting inside unfolds the run");
+	check_delta("inserted");
+
+	/* delete a rule; then a full prepare folds again */
+	tm_rule_del(r[20]);
+	d.rules = &r[20];
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0);
+	dataplane_publish(&net);
+	tm_flip(&net);
+	check_delta("deleted");
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_geq(s1.fold_heads, 1, "a full prepare folds again");
+	check_delta("refolded");
+}
+
+Test(fold, delete_member_while_folded)
+{
+	struct dp_delta d = { 0 };
+	struct dp_error err = { 0 };
+	struct dp_stats s1;
+	struct rule *r[32], *n;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		r[i] = add(base, PORT0 + i, NF_DROP, NULL);
+	tm_commit_ok(&net);
+	/* a rule-only batch, so the next one is incremental */
+	n = add(base, PORT0 + 40, NF_ACCEPT, NULL);
+	d.rules = &n;
+	d.nrules = 1;
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0);
+	dataplane_publish(&net);
+	tm_flip(&net);
+	check_delta("before");
+	/* delete a member: inactive at once, unlinked (and the run unfolded)
+	 * by the next prepare */
+	tm_rule_del(r[7]);
+	d.rules = &r[7];
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0);
+	dataplane_publish(&net);
+	tm_flip(&net);
+	cr_assert_eq(verdict_for(PORT0 + 7), NF_ACCEPT);
+	check_delta("deleted");
+	n = add(base, PORT0 + 7, NF_DROP, NULL);
+	d.rules = &n;
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0);
+	dataplane_publish(&net);
+	tm_flip(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.fold_heads, 0);
+	cr_assert_eq(verdict_for(PORT0 + 7), NF_DROP, "the new last rule");
+	check_delta("after");
+}
