@@ -112,7 +112,8 @@ struct codegen_pkt {
 
 /**
  * struct codegen_state - walker state on the walker program's stack
- * @regs: nft_regs data, 32-bit slots (slots 0..3 unused: verdict below)
+ * @regs: nft_regs data, 32-bit slots REG_DATA_FIRST.. (REG_OFF(); slots
+ *	  0..3 are the verdict register, which is @verdict: not stored here)
  * @verdict: verdict code of the current rule
  * @target: jump/goto target (head entry index)
  * @cur: entry being evaluated, 0 = end of current chain
@@ -126,17 +127,18 @@ struct codegen_pkt {
  *		 while that rule is evaluated
  * @fold_exit: where to go after it: past its run
  * @pkt: packet info
- * @scratch: scratch buffer of the prologue; once the prologue is done,
- *	     the packet byte cache: [0, PKT_NHC) the first pkt.nhc_len bytes
- *	     of the network header, [PKT_NHC, PKT_NHC + PKT_THC) the first
- *	     pkt.thc_len bytes of the transport header (payload loads read
- *	     them instead of calling two kfuncs per rule)
+ * @scratch: 8 bytes for shape code (probe reads)
+ * @pktc: the prologue's slice buffer; once the prologue is done, the
+ *	  packet byte cache: [0, PKT_NHC) the first pkt.nhc_len bytes of the
+ *	  network header, [PKT_NHC, PKT_NHC + PKT_THC) the first pkt.thc_len
+ *	  bytes of the transport header (payload loads read them instead of
+ *	  calling two kfuncs per rule)
  *
  * Shape functions get a pointer to it as plain memory (BTF global function
  * argument), so it holds no pointer and no dynptr.
  */
 struct codegen_state {
-	uint32_t regs[REG_DATA_END];
+	uint32_t regs[REG_DATA_END - REG_DATA_FIRST];
 	int32_t verdict;
 	uint32_t target;
 	uint32_t cur;
@@ -149,20 +151,22 @@ struct codegen_state {
 	uint32_t fold_member;
 	uint32_t fold_exit;
 	struct codegen_pkt pkt;
-	uint8_t scratch[64];
+	uint8_t scratch[8];
+	uint8_t pktc[64];
 } __attribute__((aligned(8)));
 
 #define PKT_NHC		40	/* network header bytes cached (IPv6 header) */
 #define PKT_THC		24	/* transport header bytes cached */
-#define ST_NHC_OFF	ST_OFF(scratch)
-#define ST_THC_OFF	((int16_t)(ST_OFF(scratch) + PKT_NHC))
+#define ST_NHC_OFF	ST_OFF(pktc)
+#define ST_THC_OFF	((int16_t)(ST_OFF(pktc) + PKT_NHC))
 
 #define ST_SIZE		((int)sizeof(struct codegen_state))
 
 #define ST_OFF(f)	((int16_t)offsetof(struct codegen_state, f))
 #define PKT_OFF(f)	((int16_t)(offsetof(struct codegen_state, pkt) + \
 				   offsetof(struct codegen_pkt, f)))
-#define REG_OFF(slot)	((int16_t)(offsetof(struct codegen_state, regs) + 4 * (slot)))
+#define REG_OFF(slot)	((int16_t)(offsetof(struct codegen_state, regs) + \
+				   4 * ((slot) - REG_DATA_FIRST)))
 
 /*
  * Sets (lookup expression). Every set the rules look up has a dataplane id
@@ -696,7 +700,7 @@ bool codegen_rule_fold_key(const struct rule *rule, uint8_t key[FOLD_KEY_MAX]);
  */
 void codegen_fold_emit(struct codegen_prog *p, const struct codegen_shape *s,
 		       const struct codegen_env *env);
-#define FOLD_KEY_FP	(-128)	/* fold function frame: the map key */
+#define FOLD_KEY_FP	(-40)	/* fold function frame: the map key */
 
 /* --- programs (codegen/walker.c) --- */
 

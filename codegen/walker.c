@@ -40,7 +40,7 @@ static void emit_lookup(struct codegen_prog *p, int fd, int src)
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
 }
 
-/* r0 = bpf_dynptr_slice(&dynptr, @off_reg, st->scratch, @len) (main) */
+/* r0 = bpf_dynptr_slice(&dynptr, @off_reg, st->pktc, @len) (main) */
 static void emit_slice(struct codegen_prog *p, const struct codegen_env *env,
 		       int off_reg, uint32_t len)
 {
@@ -49,7 +49,7 @@ static void emit_slice(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_MOV64_REG(R1, R10));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, DYNPTR_FP));
 	codegen_emit(p, INSN_MOV64_REG(R3, R6));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, ST_OFF(scratch)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, ST_OFF(pktc)));
 	codegen_emit(p, INSN_MOV64_IMM(R4, len));
 	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_slice));
 }
@@ -206,7 +206,7 @@ static void emit_ipv6(struct codegen_prog *p, const struct codegen_env *env,
 }
 
 /*
- * st->scratch[@dst, +r7) = packet[@off_reg, +r7) with bpf_dynptr_read; on
+ * st->pktc[@dst, +r7) = packet[@off_reg, +r7) with bpf_dynptr_read; on
  * success pkt.@len_off = r7 (r7 = bytes, already bounded by the caller)
  */
 static void emit_cache_read(struct codegen_prog *p, int16_t dst, int off_reg,
@@ -377,7 +377,7 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_label_bind(p, l_pkttype);
 	emit_set_flag(p, PKT_PKTTYPE);
 
-	/* 5. packet byte cache (the prologue's slices are done with scratch) */
+	/* 5. packet byte cache (the prologue's slices are done with pktc) */
 	emit_cache(p);
 
 	/* 6. each base chain at this hook point, newest registration first: a

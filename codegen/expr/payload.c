@@ -61,7 +61,7 @@ static void payload_consts(const struct expr *e, uint8_t *dst,
 }
 
 /*
- * bytes inside the walker's packet byte cache (codegen_state.scratch):
+ * bytes inside the walker's packet byte cache (codegen_state.pktc):
  * if they were cached, regs[dreg..] = cache[offset, +len); goto @l_end.
  * Otherwise (packet shorter than the cache) on to the packet itself.
  */
