@@ -2498,6 +2498,16 @@ int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf)
 	return h ? h->tramp_fd : -ENOENT;
 }
 
+int64_t offload_rule_index(struct net *net, const struct rule *rule)
+{
+	struct dataplane *dp = net->dataplane;
+	struct dp_rec *r;
+
+	r = dp ? rec_find(dp, REC_RULE, rule->chain->table->handle,
+			  rule->handle) : NULL;
+	return r ? (int64_t)r->idx : -ENOENT;
+}
+
 void offload_map_caps(struct net *net, uint32_t *rules, uint32_t *counters)
 {
 	struct dataplane *dp = net->dataplane;

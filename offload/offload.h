@@ -63,6 +63,10 @@ struct chain;
 /* offload_map_caps - entries of @net's rule map and counter map (0: none) */
 void offload_map_caps(struct net *net, uint32_t *rules, uint32_t *counters);
 
+struct rule;
+/* offload_rule_index - rule map index of @rule's entry, -ENOENT if none */
+int64_t offload_rule_index(struct net *net, const struct rule *rule);
+
 /**
  * offload_chain_prog - the program behind the netfilter link of @chain's
  * hook point for @pf, for BPF_PROG_TEST_RUN.

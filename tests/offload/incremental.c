@@ -7,6 +7,7 @@
  * inserts at any position, deletes, and batches of both.
  */
 #include "tests/codegen/model.h"
+#include "offload/offload.h"
 
 static struct net net;
 static struct table *t;
@@ -228,4 +229,42 @@ Test(incremental, random_batches_match_the_model)
 	cr_assert_eq(s1.progs_loaded, s0.progs_loaded);
 	cr_assert_geq(s1.incremental_prepares, s0.incremental_prepares + 38);
 	cr_assert_eq(s1.rule_entries, nrules);
+}
+
+/*
+ * a chain loaded after a flush gets dense, ascending entries again (the
+ * walker steps through memory in order), not the order in which the
+ * flush freed them (the 10k-rule packet regression of the growing map)
+ */
+Test(incremental, entries_after_a_flush_are_dense_and_ascending)
+{
+	struct rule *r[3000];
+	int64_t first = -1, prev = -1;
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		r[i] = dport_new(1000 + i, NF_DROP);
+		list_add_tail(&r[i]->list, &base->rules);
+	}
+	tm_commit_ok(&net);
+	for (i = 0; i < 3000; i++)
+		tm_rule_del(r[i]);
+	tm_commit_ok(&net);
+	tm_commit_ok(&net);	/* their entries are free after this publish */
+	for (i = 0; i < 2000; i++) {
+		r[i] = dport_new(5000 + i, NF_ACCEPT);
+		list_add_tail(&r[i]->list, &base->rules);
+	}
+	tm_commit_ok(&net);
+	for (i = 0; i < 2000; i++) {
+		int64_t idx = offload_rule_index(&net, r[i]);
+
+		cr_assert_gt(idx, prev, "rule %d: entry %lld after %lld", i,
+			     (long long)idx, (long long)prev);
+		if (first < 0)
+			first = idx;
+		prev = idx;
+	}
+	cr_assert_eq(prev - first, 1999, "dense: %lld..%lld", (long long)first,
+		     (long long)prev);
 }
