@@ -1767,8 +1767,7 @@ static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 
 		if (r->shadow.genmask & cur) {
 			r->dead = true;
-			if (recs_push(&dp->dead, r) ||
-			    (r->run && unfold(dp, r->run)))
+			if (recs_push(&dp->dead, r))
 				goto out_nomem;
 		} else {
 			if (touch(dp, r))
@@ -1776,6 +1775,11 @@ static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 			r->want.genmask = 0;
 		}
 	}
+	/* a member going away unfolds its run (after the loop above: it
+	 * may settle the head itself, which must not undo the unfold) */
+	for (i = 0; i < dp->dead.n; i++)
+		if (dp->dead.v[i]->run && unfold(dp, dp->dead.v[i]->run))
+			goto out_nomem;
 	/* 2. this batch's rules */
 	for (i = 0; i < d->nrules && !dp->err; i++) {
 		struct rule *rule = d->rules[i];

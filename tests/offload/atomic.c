@@ -10,6 +10,11 @@
  * is live would reach P: P's counter must stay 0 and every datagram must
  * arrive, while a sender thread keeps datagrams flowing through hundreds
  * of commits. Both loops are bounded in count and time.
+ *
+ * Variants: 16 rules of A's shape before it (a folded run that A joins,
+ * leaves, is inserted into: fold heads replaced or unfolded under
+ * traffic), and commits told the batch's two rules (incremental prepares,
+ * dataplane_prepare_delta()).
  */
 #include "tests/codegen/model.h"
 
@@ -124,7 +129,39 @@ static struct rule *accept9(void)
 	return r;
 }
 
-Test(atomic, swapping_rules_under_traffic_never_shows_a_mixed_generation)
+/* udp dport @n accept (never sent to), of A's shape */
+static struct rule *filler(uint16_t n)
+{
+	uint8_t udp = 17, port[2] = { n >> 8, n & 0xff };
+	struct tm_rb rb = { 0 };
+
+	tm_meta(&rb, 16, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &udp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, port, 2);
+	tm_verdict(&rb, NF_ACCEPT, NULL);
+	return tm_rule_new(input, &rb);
+}
+
+/* commit a batch that inserts @ins and deletes @del (told to the
+ * dataplane if @delta) */
+static void commit(bool delta, struct rule *ins, struct rule *del)
+{
+	struct rule *rules[2] = { ins, del };
+	struct dp_delta d = { .rules = rules, .nrules = 2 };
+	struct dp_error err = { 0 };
+
+	if (!delta) {
+		tm_commit_ok(&net);
+		return;
+	}
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0, "%s",
+		     err.msg ? err.msg : "");
+	dataplane_publish(&net);
+	tm_flip(&net);
+}
+
+static void swap_under_traffic(int nfill, bool delta)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(9),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
@@ -144,6 +181,8 @@ Test(atomic, swapping_rules_under_traffic_never_shows_a_mixed_generation)
 	tm_counter(&rb);
 	tm_verdict(&rb, NF_DROP, NULL);
 	p = tm_rule(input, &rb);
+	for (i = 0; i < nfill; i++)
+		list_add_tail(&filler(1000 + i)->list, &p->list);
 	cur = accept9();
 	list_add_tail(&cur->list, &p->list);
 	tm_commit_ok(&net);
@@ -174,8 +213,15 @@ Test(atomic, swapping_rules_under_traffic_never_shows_a_mixed_generation)
 			list_add(&next->list, &cur->list);
 			tm_rule_del(cur);
 		}
-		tm_commit_ok(&net);
+		commit(delta, next, cur);
 		cur = next;
+		if (delta) {
+			/* an incremental commit takes microseconds: leave
+			 * the sender some CPU */
+			struct timespec slp = { 0, 20000 };
+
+			nanosleep(&slp, NULL);
+		}
 	}
 	f.stop = true;
 	pthread_join(ts, NULL);
@@ -200,4 +246,29 @@ Test(atomic, swapping_rules_under_traffic_never_shows_a_mixed_generation)
 		     (unsigned long)f.sent, (unsigned long)f.received);
 	close(f.rx);
 	close(f.tx);
+	if (delta) {
+		struct dp_stats st;
+
+		dataplane_stats(&net, &st);
+		cr_assert_geq(st.incremental_prepares, (uint64_t)i - 1);
+	}
+}
+
+Test(atomic, swapping_rules_under_traffic_never_shows_a_mixed_generation)
+{
+	swap_under_traffic(0, false);
+}
+
+Test(atomic, swapping_inside_a_folded_run)
+{
+	struct dp_stats st;
+
+	swap_under_traffic(16, false);
+	dataplane_stats(&net, &st);
+	cr_assert_geq(st.fold_heads, 1);
+}
+
+Test(atomic, swapping_with_incremental_prepares)
+{
+	swap_under_traffic(16, true);
 }
