@@ -127,7 +127,7 @@ struct codegen_pkt {
  *		 while that rule is evaluated
  * @fold_exit: where to go after it: past its run
  * @pkt: packet info
- * @scratch: 8 bytes for shape code (probe reads)
+ * @scratch: 16 bytes for shape code (probe reads)
  * @pktc: the prologue's slice buffer; once the prologue is done, the
  *	  packet byte cache: [0, PKT_NHC) the first pkt.nhc_len bytes of the
  *	  network header, [PKT_NHC, PKT_NHC + PKT_THC) the first pkt.thc_len
@@ -151,7 +151,7 @@ struct codegen_state {
 	uint32_t fold_member;
 	uint32_t fold_exit;
 	struct codegen_pkt pkt;
-	uint8_t scratch[8];
+	uint8_t scratch[16];
 	uint8_t pktc[64];
 } __attribute__((aligned(8)));
 
