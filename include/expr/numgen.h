@@ -11,11 +11,13 @@ enum { NUMGEN_INC, NUMGEN_RANDOM };	/* NFT_NG_INCREMENTAL, NFT_NG_RANDOM */
  * @dreg: destination slot
  * @modulus: how many numbers
  * @offset: the first
+ * @slot: dataplane state slot of the incremental counter (offload's)
  */
 struct expr_numgen {
 	uint32_t type;
 	uint8_t dreg;
 	uint32_t modulus;
 	uint32_t offset;
+	uint32_t slot;
 };
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * expr_numgen.c - numgen random by test run: values stay in [offset,
- * offset + modulus) and all of them occur; numgen inc is refused.
+ * offset + modulus) and all of them occur; numgen inc counts round robin.
  */
 #include "tests/codegen/model.h"
 #include "expr/numgen.h"
@@ -69,16 +69,30 @@ Test(expr_numgen, random_covers_its_range_and_nothing_else)
 	cr_assert_eq(drops_at(14), 0);
 }
 
-Test(expr_numgen, inc_is_refused)
+Test(expr_numgen, inc_counts_round_robin_from_offset)
 {
+	/* numgen inc mod 3 offset 7 vmap { 7 : drop, 8 : accept, 9 : accept }:
+	 * the kernel's counter starts at modulus - 1, so the first packet gets
+	 * 7 (dropped), then 8, 9, 7, ... */
+	struct set *m = tm_map(t, "vm", 0, 4, TM_VERDICT, 0);
+	uint32_t k[3] = { 7, 8, 9 };
 	struct tm_rb rb = { 0 };
-	struct dp_error err = { 0 };
-	struct rule *r;
+	int i;
 
-	numgen(&rb, NUMGEN_INC, 2, 0);
-	r = tm_rule_new(base, &rb);
-	cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "numgen inc is not supported by the nfbpf dataplane yet");
-	free(r->exprs);
-	free(r);
+	tm_elem_verdict(tm_elem(m, &k[0], 4, 0), NF_DROP, NULL);
+	tm_elem_verdict(tm_elem(m, &k[1], 4, 0), NF_ACCEPT, NULL);
+	tm_elem_verdict(tm_elem(m, &k[2], 4, 0), NF_ACCEPT, NULL);
+	numgen(&rb, NUMGEN_INC, 3, 7);
+	tm_lookup_map(&rb, m, 4, REG_VERDICT);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	for (i = 0; i < 12; i++)
+		cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, plen),
+			     i % 3 ? NF_ACCEPT : NF_DROP, "packet %d", i);
+	/* an unrelated commit keeps the counter where it is */
+	numgen(&rb, NUMGEN_RANDOM, 1, 0);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, plen), NF_DROP, "13th");
+	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, plen), NF_ACCEPT, "14th");
 }
