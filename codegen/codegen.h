@@ -88,7 +88,7 @@ struct codegen_pkt {
 	uint32_t oif;
 	uint32_t thoff;
 	int32_t ll_off;		/* mac header relative to skb->data */
-	uint32_t pad0;
+	uint32_t headlen;	/* skb_headlen(): bytes in the linear area */
 	uint64_t ll_addr;	/* kernel address of the mac header */
 	uint64_t nfct;		/* skb->_nfct: nf_conn | ctinfo */
 	/* kernel addresses for keys read with bpf_probe_read_kernel() */
@@ -279,6 +279,7 @@ struct codegen_env {
 		int16_t ctx_state, ctx_skb;
 		int16_t st_hook, st_pf, st_in, st_out;
 		int16_t skb_len, skb_protocol, skb_mark, skb_priority;
+		int16_t skb_data_len;
 		int16_t skb_head, skb_data, skb_mac_header, skb_network_header;
 		int16_t skb_pkt_type;	/* byte holding pkt_type */
 		uint8_t pkt_type_shift, pkt_type_mask;

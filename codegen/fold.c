@@ -200,8 +200,11 @@ static void emit_cached_load(struct codegen_prog *p,
 		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L4PROTO));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_none);
+		/* a later fragment: none match, unless the kernel's fast
+		 * path would read the load anyway (payload.c): then walk */
 		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_none);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0),
+				 payload_kernel_fast(pl) ? l_walk : l_none);
 		len_off = PKT_OFF(thc_len);
 		cache = ST_THC_OFF;
 	}

@@ -301,6 +301,10 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R8, R9, env->off.ctx_state));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_len));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(len)));
+	/* pkt.headlen = skb->len - skb->data_len (skb_headlen) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, env->off.skb_data_len));
+	codegen_emit(p, INSN_ALU32_REG(BPF_SUB, R1, R2));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(headlen)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_mark));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(mark)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_priority));

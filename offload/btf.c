@@ -208,6 +208,7 @@ int offload_btf_env(struct codegen_env *env)
 		O("nf_hook_state", "out", st_out),
 		O("nf_hook_state", "net", st_net),
 		O("sk_buff", "len", skb_len),
+		O("sk_buff", "data_len", skb_data_len),
 		O("sk_buff", "protocol", skb_protocol),
 		O("sk_buff", "mark", skb_mark),
 		O("sk_buff", "priority", skb_priority),

@@ -89,7 +89,7 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 	const struct expr_payload *pl = expr_priv(e);
 	uint32_t l_copy = codegen_label_new(p);
 	uint32_t l_slice = codegen_label_new(p);
-	uint32_t l_end = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p), l_frag = UINT32_MAX;
 
 	switch (pl->base) {
 	case PAYLOAD_NH:
@@ -98,12 +98,18 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 		codegen_emit(p, INSN_MOV64_IMM(R2, pl->offset));
 		break;
 	case PAYLOAD_TH:
-		/* if !(pkt.flags & L4PROTO) || pkt.fragoff goto break */
+		/* if !(pkt.flags & L4PROTO) goto break */
 		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L4PROTO));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_break);
+		/* if pkt.fragoff: a later fragment (see emit_fragment) */
 		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), ec->l_break);
+		if (payload_kernel_fast(pl)) {
+			l_frag = codegen_label_new(p);
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_frag);
+		} else {
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), ec->l_break);
+		}
 		emit_cached(p, pl, PKT_OFF(thc_len), ST_THC_OFF, PKT_THC, l_end);
 		/* r2 = pkt.thoff + offset */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
@@ -139,6 +145,22 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, SHAPE_BUF_OFF));
 		codegen_emit_jmp(p, INSN_JA(0), l_copy);
 		break;
+	}
+	if (l_frag != UINT32_MAX) {
+		/*
+		 * a later fragment through the kernel's nft_payload_fast_eval():
+		 * it has no fragoff check and reads pkt.thoff + offset (IPv4:
+		 * fragment data; IPv6: thoff is 0, the IPv6 header) if that is
+		 * in the linear area; else nft_payload_eval() breaks
+		 */
+		codegen_emit_jmp(p, INSN_JA(0), l_slice);
+		codegen_label_bind(p, l_frag);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, pl->offset));
+		codegen_emit(p, INSN_MOV64_REG(R3, R2));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, pl->len));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R6, PKT_OFF(headlen)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R3, R4, 0), ec->l_break);
 	}
 	codegen_label_bind(p, l_slice);
 	/* r0 = slice(skb, r2, len); if !r0 goto break */

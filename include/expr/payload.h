@@ -29,4 +29,16 @@ struct expr_payload {
 	uint32_t csum_offset;
 	uint32_t csum_flags;
 };
+/*
+ * payload_kernel_fast - would the kernel run @pl through
+ * nft_payload_fast_eval()? (a network or transport header load of 1, 2 or
+ * 4 bytes at an offset aligned to its length, nft_payload_select_ops)
+ */
+static inline bool payload_kernel_fast(const struct expr_payload *pl)
+{
+	return !pl->is_set &&
+	       (pl->base == PAYLOAD_NH || pl->base == PAYLOAD_TH) &&
+	       (pl->len == 1 || pl->len == 2 || pl->len == 4) &&
+	       pl->offset % pl->len == 0;
+}
 #endif

@@ -60,12 +60,26 @@ Test(expr_payload, th_dport_ipv4_uses_ihl)
 	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, n + 4), NF_ACCEPT);
 }
 
-Test(expr_payload, th_breaks_on_fragment)
+/*
+ * a later fragment: the kernel's fast path (1, 2 or 4 aligned bytes,
+ * nft_payload_fast_eval) has no fragment check and reads the fragment's
+ * own bytes at thoff + offset; any other transport load breaks, as
+ * nft_payload_eval does
+ */
+Test(expr_payload, th_on_a_later_fragment_as_the_kernel)
 {
-	uint8_t pkt[128], p[2] = { 0, 53 };
+	uint8_t pkt[128], p[2] = { 0, 53 }, p3[3] = { 0, 53, 0 };
 	uint32_t n = tm_ip4(pkt, 17, 1000, 53, 0x0001 /* offset 8 */);
 
 	rule_match(PAYLOAD_TH, 2, p, 2);
+	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, n), NF_DROP,
+		     "fast-path load reads the fragment data");
+	pkt[23] = 54;
+	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	pkt[23] = 53;
+	tm_rule_del(list_first_entry(&base->rules, struct rule, list));
+	/* 3 bytes: not the fast path, breaks on a later fragment */
+	rule_match(PAYLOAD_TH, 2, p3, 3);
 	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
 	/* first fragment (MF set, offset 0): transport header is there */
 	pkt[6] = 0x20;
