@@ -40,6 +40,7 @@
 #include <bpf/libbpf.h>
 
 #include "dataplane.h"
+#include "object.h"
 #include "codegen/codegen.h"
 #include "offload/bpf_compat.h"
 #include "offload/offload.h"
@@ -280,6 +281,8 @@ struct dataplane {
 	struct dp_sets *sets;
 	bool conntrack;		/* offload_conntrack_enable() holds */
 	bool conntrack_new;	/* ... since this prepare */
+	uint32_t ct_users;	/* conntrack users live (see ct_users()) */
+	uint32_t ct_next;	/* ... in the generation being prepared */
 	struct dp_log *log;
 };
 
@@ -1033,21 +1036,77 @@ out_free_key:
 	return NULL;
 }
 
-/* does a shape in dp->shapes[@from..] read conntrack keys? */
-static bool shapes_read_ct(const struct dataplane *dp, uint32_t from)
+/* does @rule read conntrack keys? */
+static bool rule_reads_ct(const struct rule *rule)
 {
-	uint32_t i;
+	const struct expr *e;
 
-	for (i = from; i < dp->nshapes; i++) {
-		const struct codegen_shape *s = dp->shapes[i];
-		const struct expr *e = s->exprs;
-		const char *end = (const char *)s->exprs + s->dlen;
-
-		for (; (const char *)e < end; e = expr_next(e))
-			if (codegen_expr_reads_ct(e))
-				return true;
-	}
+	rule_for_each_expr(e, rule)
+		if (codegen_expr_reads_ct(e))
+			return true;
 	return false;
+}
+
+/* object types whose kernel init takes nf_ct_netns_get() */
+static bool obj_holds_ct(uint32_t type)
+{
+	/* NFT_OBJECT_CT_HELPER, _CT_TIMEOUT, _CT_EXPECT, _SYNPROXY */
+	return type == 3 || type == 7 || type == 9 || type == 10;
+}
+
+/*
+ * ct_users - what in the next generation holds the kernel's conntrack in
+ * this netns: rules reading ct keys and ct helper/timeout/expectation and
+ * synproxy objects. The kernel takes a reference (nf_ct_netns_get) for each
+ * when it is created and drops it when it is destroyed, dormant table or
+ * not; its hooks run while one is held.
+ */
+static uint32_t ct_users(struct net *net)
+{
+	uint8_t next = genmask_next(net);
+	struct object *o;
+	struct table *t;
+	struct chain *c;
+	struct rule *r;
+	uint32_t n = 0;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (!active(t->genmask, next))
+			continue;
+		list_for_each_entry(o, &t->objects, list)
+			if (active(o->genmask, next) && obj_holds_ct(o->type))
+				n++;
+		list_for_each_entry(c, &t->chains, list) {
+			if (!active(c->genmask, next))
+				continue;
+			list_for_each_entry(r, &c->rules, list)
+				if (active(r->genmask, next) && rule_reads_ct(r))
+					n++;
+		}
+	}
+	return n;
+}
+
+/* ct_users() after a batch of rule changes only: the live count moved by
+ * the rules it adds and deletes */
+static uint32_t ct_users_delta(struct net *net, const struct dataplane *dp,
+			       const struct dp_delta *delta)
+{
+	uint32_t n = dp->ct_users, i;
+
+	for (i = 0; i < delta->nrules; i++) {
+		const struct rule *r = delta->rules[i];
+		bool cur = active(r->genmask, genmask_cur(net));
+		bool next = active(r->genmask, genmask_next(net));
+
+		if (cur == next || !rule_reads_ct(r))
+			continue;
+		if (next)
+			n++;
+		else if (n)
+			n--;
+	}
+	return n;
 }
 
 /* pass A: a head entry per visible chain */
@@ -2189,9 +2248,11 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 		else
 			write_entries(dp);
 	}
-	/* 1b. the first shape that reads ct keys needs the kernel's conntrack
-	 * (kept on while the namespace has a dataplane) */
-	if (!dp->err && !dp->conntrack && shapes_read_ct(dp, 0)) {
+	/* 1b. conntrack on while something of the next generation uses it
+	 * (turned off at publish when nothing does any more) */
+	dp->ct_next = dp->incremental ? ct_users_delta(net, dp, delta) :
+					ct_users(net);
+	if (!dp->err && !dp->conntrack && dp->ct_next) {
 		ret = offload_conntrack_enable(net->ns_fd);
 		if (ret)
 			set_err(dp, err, ret, "cannot enable the kernel's conntrack in this network namespace");
@@ -2283,6 +2344,13 @@ void dataplane_publish(struct net *net)
 	alloc_publish(&dp->states);
 	dp_sets_publish(dp->sets);
 	dp->prepared = false;
+	/* the last conntrack user is gone: let the kernel stop tracking (its
+	 * hooks unregister with the last nf_ct_netns_put(), after the commit) */
+	dp->ct_users = dp->ct_next;
+	if (!dp->ct_users && dp->conntrack) {
+		offload_conntrack_disable(net->ns_fd);
+		dp->conntrack = false;
+	}
 }
 
 /*

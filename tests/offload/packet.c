@@ -251,6 +251,13 @@ Test(packet, ct_state_through_the_kernels_conntrack)
 	cr_assert_eq(dataplane_counter_read(&net, c_est->slot, &pk, &by), 0);
 	cr_assert_geq(pk, 4, "SYN-ACK and ACK per family are established: %lu",
 		      (unsigned long)pk);
+
+	/* the last ct rules go: the kernel's conntrack is let go too */
+	tm_rule_del(list_first_entry(&in->rules, struct rule, list));
+	tm_rule_del(list_last_entry(&in->rules, struct rule, list));
+	tm_commit_ok(&net);
+	cr_assert(system("nft list table inet nfbpf_conntrack >/dev/null 2>&1") != 0,
+		  "no ct user left: the holder table is gone");
 	close(l10);
 	close(l11);
 	close(l10v6);
