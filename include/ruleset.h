@@ -219,6 +219,8 @@ struct set {
 	struct userdata udata;
 	struct list_head elems;
 	uint32_t nelems;
+	struct set_elem **ehash;	/* @elems by key (ruleset_set_elem_link) */
+	uint32_t ehash_size, ehash_n;
 };
 
 /**
@@ -239,6 +241,7 @@ struct set {
  */
 struct set_elem {
 	struct list_head list;
+	struct set_elem *hnext;	/* set->ehash chain */
 	uint8_t genmask;
 	uint32_t flags;
 	struct data_value key;

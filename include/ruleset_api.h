@@ -77,6 +77,22 @@ static inline bool ruleset_elem_expired(const struct set_elem *e, uint64_t now)
 	return e->expires && now >= e->expires;
 }
 
+/**
+ * ruleset_set_elem_link - append @e to @s's elements and its key index
+ * (one hash chain per key: finding an element stays O(1) in big sets).
+ * Return: 0 or -ENOMEM (then @e is not linked).
+ */
+int ruleset_set_elem_link(struct set *s, struct set_elem *e);
+/** ruleset_set_elem_unlink - take @e out of @s's elements and index. */
+void ruleset_set_elem_unlink(struct set *s, struct set_elem *e);
+/**
+ * ruleset_set_elem_chain - the first element whose key hashes as @key
+ * (follow ->hnext; compare keys yourself), or NULL. Only elements linked
+ * with ruleset_set_elem_link() are indexed.
+ */
+struct set_elem *ruleset_set_elem_chain(const struct set *s,
+					const struct data_value *key);
+
 /** ruleset_elem_free - free; a vmap jump reference must be dropped first. */
 void ruleset_elem_free(struct set_elem *e);
 /**

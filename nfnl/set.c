@@ -676,7 +676,7 @@ static void set_gc(struct set *s)
 	list_for_each_entry_safe(e, en, &s->elems, list) {
 		if (e->genmask || !ruleset_elem_expired(e, now))
 			continue;
-		list_del(&e->list);
+		ruleset_set_elem_unlink(s, e);
 		if (e->verdict.chain)
 			e->verdict.chain->use--;
 		if (e->obj)
@@ -686,20 +686,26 @@ static void set_gc(struct set *s)
 	}
 }
 
+/* is @e active in @mask, not expired, with @k's key, end and flags? */
+static bool elem_matches(const struct set_elem *e, const struct set_elem *k,
+			 uint8_t mask)
+{
+	return active(e->genmask, mask) && !expired(e) &&
+	       data_eq(&e->key, &k->key) && data_eq(key_end(e), key_end(k)) &&
+	       (e->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL)) ==
+	       (k->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL));
+}
+
 /* elem_find - the active element with the same key (and interval-end flag) */
 static struct set_elem *elem_find(struct set *s, const struct set_elem *k,
 				  uint8_t mask)
 {
 	struct set_elem *e;
 
-	list_for_each_entry(e, &s->elems, list) {
-		if (!active(e->genmask, mask) || expired(e))
-			continue;
-		if (data_eq(&e->key, &k->key) && data_eq(key_end(e), key_end(k)) &&
-		    (e->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL)) ==
-		    (k->flags & (NFT_SET_ELEM_INTERVAL_END | ELEM_F_CATCHALL)))
+	/* the key index holds every element add_elem() linked */
+	for (e = ruleset_set_elem_chain(s, &k->key); e; e = e->hnext)
+		if (elem_matches(e, k, mask))
 			return e;
-	}
 	return NULL;
 }
 
@@ -892,10 +898,20 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 		e->verdict.chain->use++;
 	if (e->obj)
 		e->obj->use++;
+	err = ruleset_set_elem_link(s, e);
+	if (err) {
+		list_del(&tr->list);	/* the record just added */
+		free(tr);
+		goto out_unref;
+	}
 	s->nelems++;
-	list_add_tail(&e->list, &s->elems);
 	return 0;
 
+out_unref:
+	if (e->verdict.chain)
+		e->verdict.chain->use--;
+	if (e->obj)
+		e->obj->use--;
 out_free:
 	ruleset_elem_free(e);
 	return err;

@@ -445,6 +445,7 @@ void ruleset_set_free(struct set *s)
 		list_del(&e->list);
 		ruleset_elem_free(e);
 	}
+	free(s->ehash);
 	free(s->udata.data);
 	free(s->name);
 	free(s);
@@ -506,4 +507,74 @@ int ruleset_jiffies_now(uint64_t *now)
 	cached_at = t;
 	*now = cached;
 	return 0;
+}
+
+/* ---- set element index ---- */
+
+static uint32_t key_hash(const struct data_value *k)
+{
+	uint32_t h = 2166136261u, i;	/* FNV-1a */
+
+	for (i = 0; i < k->len; i++)
+		h = (h ^ k->v[i]) * 16777619u;
+	return h;
+}
+
+static int ehash_grow(struct set *s)
+{
+	uint32_t size = s->ehash_size ? 2 * s->ehash_size : 64, i;
+	struct set_elem **t = calloc(size, sizeof(*t)), *e, *en;
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < s->ehash_size; i++)
+		for (e = s->ehash[i]; e; e = en) {
+			uint32_t b = key_hash(&e->key) & (size - 1);
+
+			en = e->hnext;
+			e->hnext = t[b];
+			t[b] = e;
+		}
+	free(s->ehash);
+	s->ehash = t;
+	s->ehash_size = size;
+	return 0;
+}
+
+int ruleset_set_elem_link(struct set *s, struct set_elem *e)
+{
+	uint32_t b;
+
+	if (s->ehash_n >= s->ehash_size && ehash_grow(s))
+		return -ENOMEM;
+	b = key_hash(&e->key) & (s->ehash_size - 1);
+	e->hnext = s->ehash[b];
+	s->ehash[b] = e;
+	s->ehash_n++;
+	list_add_tail(&e->list, &s->elems);
+	return 0;
+}
+
+void ruleset_set_elem_unlink(struct set *s, struct set_elem *e)
+{
+	struct set_elem **pp;
+
+	list_del(&e->list);
+	if (!s->ehash_size)
+		return;
+	for (pp = &s->ehash[key_hash(&e->key) & (s->ehash_size - 1)]; *pp;
+	     pp = &(*pp)->hnext)
+		if (*pp == e) {
+			*pp = e->hnext;
+			s->ehash_n--;
+			return;
+		}
+}
+
+struct set_elem *ruleset_set_elem_chain(const struct set *s,
+					const struct data_value *key)
+{
+	if (!s->ehash_size)
+		return NULL;
+	return s->ehash[key_hash(key) & (s->ehash_size - 1)];
 }

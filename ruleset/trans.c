@@ -82,7 +82,7 @@ static void unlink_deleted(struct trans *tr)
 		list_del(&tr->set->list);
 		break;
 	case TRANS_DELSETELEM:
-		list_del(&tr->elem->list);
+		ruleset_set_elem_unlink(tr->set, tr->elem);
 		break;
 	case TRANS_DELOBJ:
 		ruleset_obj_unlink(tr->obj);
@@ -345,7 +345,7 @@ static void undo(struct trans *tr, struct net *net)
 	case TRANS_NEWSETELEM:
 		if (tr->update)
 			break;	/* a timeout update: nothing was added */
-		list_del(&tr->elem->list);
+		ruleset_set_elem_unlink(tr->set, tr->elem);
 		if (tr->elem->verdict.chain)
 			tr->elem->verdict.chain->use--;
 		if (tr->elem->obj)
