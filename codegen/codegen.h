@@ -571,6 +571,14 @@ void codegen_emit_probe_deref(struct codegen_prog *p, int reg, int16_t src,
  */
 void codegen_emit_scale(struct codegen_prog *p, int16_t cmod, int16_t coff,
 			uint8_t dreg);
+/*
+ * codegen_emit_ct_state - r3 = the packet's conntrack state bit (as
+ * nft_ct_get_eval's NFT_CT_STATE and xt_state/xt_conntrack compute it):
+ * 1 << (ctinfo % IP_CT_IS_REPLY + 1) with a conntrack entry, @untracked
+ * for IP_CT_UNTRACKED, else the invalid bit (1); r4 = the nf_conn (0 if
+ * none); r2 clobbered. Emitted by ct (codegen/expr/ct.c).
+ */
+void codegen_emit_ct_state(struct codegen_prog *p, uint32_t untracked);
 /* dst = 0 for @len bytes of registers from slot @slot, rounded up to words */
 void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len);
 /* copy @len bytes from (@src + @soff) to the registers at slot @slot,

@@ -117,17 +117,18 @@ static void emit_l3num(struct codegen_prog *p, const struct codegen_env *env)
 	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, ST_OFF(scratch)));
 }
 
-static void emit_state(struct codegen_prog *p, const struct expr_ct *c)
+/* codegen_emit_ct_state: see codegen.h */
+void codegen_emit_ct_state(struct codegen_prog *p, uint32_t untracked)
 {
 	uint32_t l_noct = codegen_label_new(p), l_fwd = codegen_label_new(p);
-	uint32_t l_store = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p);
 
-	/* r2 = ctinfo; r1 = ct */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, PKT_OFF(nfct)));
-	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	/* r2 = ctinfo; r4 = ct */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, PKT_OFF(nfct)));
+	codegen_emit(p, INSN_MOV64_REG(R2, R4));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, CTINFO_MASK));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, ~CTINFO_MASK));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_noct);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R4, ~CTINFO_MASK));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R4, 0, 0), l_noct);
 	/* r3 = 1 << (ctinfo % IP_CT_IS_REPLY + 1)  (NF_CT_STATE_BIT) */
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R2, CT_IS_REPLY, 0), l_fwd);
 	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R2, CT_IS_REPLY));
@@ -136,14 +137,19 @@ static void emit_state(struct codegen_prog *p, const struct expr_ct *c)
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 7));
 	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
 	codegen_emit(p, INSN_ALU64_REG(BPF_LSH, R3, R2));
-	codegen_emit_jmp(p, INSN_JA(0), l_store);
+	codegen_emit_jmp(p, INSN_JA(0), l_end);
 	/* no conntrack: untracked if ctinfo == IP_CT_UNTRACKED, else invalid */
 	codegen_label_bind(p, l_noct);
-	codegen_emit(p, INSN_MOV64_IMM(R3, STATE_UNTRACKED_BIT));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, CT_UNTRACKED, 0), l_store);
+	codegen_emit(p, INSN_MOV64_IMM(R3, untracked));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, CT_UNTRACKED, 0), l_end);
 	codegen_emit(p, INSN_MOV64_IMM(R3, STATE_INVALID_BIT));
-	/* regs[reg] = r3 */
-	codegen_label_bind(p, l_store);
+	codegen_label_bind(p, l_end);
+}
+
+static void emit_state(struct codegen_prog *p, const struct expr_ct *c)
+{
+	/* regs[reg] = the packet's state bit */
+	codegen_emit_ct_state(p, STATE_UNTRACKED_BIT);
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R3, REG_OFF(c->reg)));
 }
 

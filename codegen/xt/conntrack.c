@@ -15,10 +15,6 @@
 #include <string.h>
 #include "codegen/xt/xt.h"
 
-#define CTINFO_MASK		7	/* NFCT_INFOMASK */
-#define CT_IS_REPLY		3	/* IP_CT_IS_REPLY */
-#define CT_UNTRACKED		7	/* IP_CT_UNTRACKED */
-#define STATE_INVALID		1	/* XT_STATE_INVALID, XT_CONNTRACK_STATE_INVALID */
 #define STATE_UNTRACKED		64	/* XT_STATE_UNTRACKED */
 #define CONNTRACK_SNAT		64	/* XT_CONNTRACK_STATE_SNAT */
 #define CONNTRACK_DNAT		128	/* XT_CONNTRACK_STATE_DNAT */
@@ -29,38 +25,6 @@
 #define CT_F_STATE_ALIAS	0x2000	/* XT_CONNTRACK_STATE_ALIAS */
 #define CT_OFF_FLAGS		146	/* match_flags, then invert_flags */
 #define CT_OFF_STATE		150	/* state_mask: u8 in rev 1, u16 after */
-
-/*
- * r3 = the state bit of the packet, r4 = the nf_conn (0 if none):
- * 1 << (ctinfo % IP_CT_IS_REPLY + 1), or @untracked / invalid without one
- */
-static void emit_statebit(struct codegen_prog *p, uint32_t untracked)
-{
-	uint32_t l_noct = codegen_label_new(p), l_fwd = codegen_label_new(p);
-	uint32_t l_end = codegen_label_new(p);
-
-	/* r2 = ctinfo; r4 = ct */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, PKT_OFF(nfct)));
-	codegen_emit(p, INSN_MOV64_REG(R2, R4));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, CTINFO_MASK));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R4, ~CTINFO_MASK));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R4, 0, 0), l_noct);
-	/* r3 = 1 << (ctinfo % 3 + 1) */
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R2, CT_IS_REPLY, 0), l_fwd);
-	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R2, CT_IS_REPLY));
-	codegen_label_bind(p, l_fwd);
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 1));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 7));
-	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
-	codegen_emit(p, INSN_ALU64_REG(BPF_LSH, R3, R2));
-	codegen_emit_jmp(p, INSN_JA(0), l_end);
-	/* no conntrack: untracked if ctinfo == IP_CT_UNTRACKED, else invalid */
-	codegen_label_bind(p, l_noct);
-	codegen_emit(p, INSN_MOV64_IMM(R3, untracked));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, CT_UNTRACKED, 0), l_end);
-	codegen_emit(p, INSN_MOV64_IMM(R3, STATE_INVALID));
-	codegen_label_bind(p, l_end);
-}
 
 /* state: struct xt_state_info { unsigned int statemask @0 } */
 static void state_shape(const struct expr_xt *x, struct codegen_key *k)
@@ -74,7 +38,7 @@ static void state_emit(struct codegen_prog *p, const struct expr_xt *x,
 {
 	(void)x;
 	/* if !(statemask & statebit) goto break */
-	emit_statebit(p, STATE_UNTRACKED);
+	codegen_emit_ct_state(p, STATE_UNTRACKED);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase));
 	codegen_emit(p, INSN_ALU64_REG(BPF_AND, R3, R1));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), ec->l_break);
@@ -129,7 +93,7 @@ static void conntrack_emit(struct codegen_prog *p, const struct expr_xt *x,
 	bool nat = ct_state_mask(x) & (CONNTRACK_SNAT | CONNTRACK_DNAT);
 	uint32_t l_nonat = codegen_label_new(p);
 
-	emit_statebit(p, CONNTRACK_UNTRACKED);
+	codegen_emit_ct_state(p, CONNTRACK_UNTRACKED);
 	if (nat) {
 		uint32_t l_snat = codegen_label_new(p);
 
