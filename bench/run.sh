@@ -77,6 +77,7 @@ if ((quick)); then
 	PKT_SIZES=(none 0 100 1000)	# non-matching rules in the input chain
 	PKT_COUNT=200000 PKT_MAXSEC=1 PKT_REPS=3
 	LOAD_REPS=3 LIST_REPS=3 NADD=20
+	SET_PKT=10000 SET_ADD=100000	# set lookup row; element add row
 else
 	LOAD_SIZES=(10000 100000)
 	ADD_SIZES=(1000 10000 100000)
@@ -84,6 +85,7 @@ else
 	PKT_SIZES=(none 0 100 1000 10000)
 	PKT_COUNT=1000000 PKT_MAXSEC=3 PKT_REPS=5
 	LOAD_REPS=3 LIST_REPS=3 NADD=20
+	SET_PKT=100000 SET_ADD=1000000
 fi
 [ -n "$o_pkt" ] && read -r -a PKT_SIZES <<<"$o_pkt"
 [ -n "$o_add" ] && read -r -a ADD_SIZES <<<"$o_add"
@@ -222,6 +224,25 @@ gen_chunk() {
 			printf "add rule ip t in ip saddr 172.%d.%d.%d tcp dport %d counter accept\n",
 				16 + int(i / 65536) % 16, int(i / 256) % 256, i % 256, 1024 + i % 60000 }' >"$3"
 }
+# gen_set N FILE: a table with a set of N addresses (198.18.0.0/15, never the
+# senders') and an input chain that looks every packet's source up in it
+gen_set() {
+	awk -v n="$1" 'BEGIN {
+		print "table ip s {"
+		print "\tset s {"
+		print "\t\ttype ipv4_addr"
+		print "\t\telements = {"
+		for (i = 0; i < n; i++)
+			printf "\t\t\t198.%d.%d.%d%s\n", 18 + int(i / 65536) % 2,
+				int(i / 256) % 256, i % 256, i < n - 1 ? "," : ""
+		print "\t\t}"
+		print "\t}"
+		print "\tchain in {"
+		print "\t\ttype filter hook input priority 0; policy accept;"
+		print "\t\tip saddr @s counter drop"
+		print "\t}"
+		print "}" }' >"$2"
+}
 rules_file() {
 	[ -f "$tmp/rules-$1.nft" ] || gen_rules "$1" "$tmp/rules-$1.nft"
 	echo "$tmp/rules-$1.nft"
@@ -348,6 +369,30 @@ for n in "${ALL_SIZES[@]}"; do
 		flush $s
 	done
 done
+
+# element add into a set of SET_ADD addresses
+row elemadd "nft add element into a set of $(human "$SET_ADD") (ms, median of $NADD)" ms
+gen_set "$SET_ADD" "$tmp/set-add.nft"
+for s in k b; do
+	log "control plane: side $s, element add into a set of $SET_ADD"
+	flush $s
+	if timed $s nft -f "$tmp/set-add.nft"; then
+		ts=()
+		for i in $(seq "$NADD"); do
+			if timed $s nft add element ip s s "{ 203.0.$((i / 256)).$((i % 256)) }"; then
+				ts+=("$T_US")
+			else
+				putfail $s elemadd "$REASON"; break
+			fi
+		done
+		[ ${#ts[@]} = "$NADD" ] && put $s elemadd "$(median "${ts[@]}" | awk '{print $1 / 1000}')"
+		raw elemadd $s "${ts[@]}"
+	else
+		putfail $s elemadd "$REASON"
+		[ $s = b ] && daemon_restart "after failed load of a $SET_ADD-element set"
+	fi
+	flush $s
+done
 fi # only != pkt
 
 # ---------------------------------------------------------------------------
@@ -419,6 +464,35 @@ blast() {
 	P_RX=$((b - a))
 }
 
+# pkt_measure KEY: the packet rows' measurement, on the sides okside[] has
+# loaded (warm-up, PKT_REPS alternating repetitions, median, losses)
+pkt_measure() {
+	local key=$1 r s order
+	local -A nsp=() loss=()
+	for s in k b; do ((okside[$s])) && blast $s 2000 1; done	# ARP + warm-up
+	for r in $(seq "$PKT_REPS"); do
+		order="k b"; ((r % 2)) || order="b k"	# alternate, so drift hits both
+		for s in $order; do
+			((okside[$s])) || continue
+			blast $s "$PKT_COUNT" "$PKT_MAXSEC"
+			if ((P_SENT == 0)); then
+				putfail $s "$key" "sender failed"; okside[$s]=0; continue
+			fi
+			nsp[$s]+=" $((P_NS / P_SENT))"
+			((P_RX < P_SENT)) && loss[$s]=$(( ${loss[$s]:-0} + P_SENT - P_RX ))
+			log "  side $s rep $r: $P_SENT packets in $((P_NS / 1000000)) ms, $P_RX delivered"
+		done
+	done
+	for s in k b; do
+		((okside[$s])) || continue
+		put $s "$key" "$(median ${nsp[$s]})"
+		raw "$key" $s ${nsp[$s]}
+		if [ -n "${loss[$s]:-}" ]; then
+			LABEL[$key]+=" [side $s: ${loss[$s]} packets not delivered]"
+		fi
+	done
+}
+
 if ((prefill)); then
 	for s in k b; do
 		log "packet path: side $s, prefill $prefill rules, then flush"
@@ -442,32 +516,25 @@ for n in "${PKT_SIZES[@]}"; do
 		fi
 	done
 	log "packet path: $n rules"
-	for s in k b; do ((okside[$s])) && blast $s 2000 1; done	# ARP + warm-up
-	declare -A nsp=() loss=()
-	for r in $(seq "$PKT_REPS"); do
-		order="k b"; ((r % 2)) || order="b k"	# alternate, so drift hits both
-		for s in $order; do
-			((okside[$s])) || continue
-			blast $s "$PKT_COUNT" "$PKT_MAXSEC"
-			if ((P_SENT == 0)); then
-				putfail $s "pkt$n" "sender failed"; okside[$s]=0; continue
-			fi
-			nsp[$s]+=" $((P_NS / P_SENT))"
-			((P_RX < P_SENT)) && loss[$s]=$(( ${loss[$s]:-0} + P_SENT - P_RX ))
-			log "  side $s rep $r: $P_SENT packets in $((P_NS / 1000000)) ms, $P_RX delivered"
-		done
-	done
-	for s in k b; do
-		((okside[$s])) || continue
-		put $s "pkt$n" "$(median ${nsp[$s]})"
-		raw "pkt$n" $s ${nsp[$s]}
-		if [ -n "${loss[$s]:-}" ]; then
-			LABEL[pkt$n]+=" [side $s: ${loss[$s]} packets not delivered]"
-		fi
-	done
-	unset okside nsp loss
+	pkt_measure "pkt$n"
+	unset okside
 	flush k; flush b
 done
+# one set lookup, SET_PKT elements, no match
+row pktset "packet path, one lookup in a set of $(human "$SET_PKT") addresses, no match (ns/packet, median of $PKT_REPS)" ns
+gen_set "$SET_PKT" "$tmp/set-pkt.nft"
+declare -A okside=([k]=1 [b]=1)
+for s in k b; do
+	flush $s
+	if ! timed $s nft -f "$tmp/set-pkt.nft"; then
+		putfail $s pktset "$REASON"; okside[$s]=0
+		[ $s = b ] && daemon_restart "after failed load of a $SET_PKT-element set"
+	fi
+done
+log "packet path: a set of $SET_PKT"
+pkt_measure pktset
+unset okside
+flush k; flush b
 # marginal cost per rule, from the largest chain against the empty chain
 big=${PKT_SIZES[-1]}
 row perrule "packet path, marginal cost per rule, (t($(human "$big")) - t(0)) / $(human "$big") (ns/rule)" ns2

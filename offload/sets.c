@@ -35,7 +35,9 @@
 #include "expr/lookup.h"
 
 #define DP_SETS		65536	/* set ids */
-#define DP_SET_ELEMS	131072	/* entries per shared set map */
+#define DP_SET_ELEMS	(1u << 22)	/* entries per shared set map (no
+					 * prealloc: memory grows with use),
+					 * as nfnl/set.c SET_ELEMS_MAX */
 #define SET_HASH	1024
 #define KEY_MAX		(8 + SET_KLEN_MAX)
 
