@@ -49,9 +49,7 @@ static void match_shape(const struct expr *e, struct codegen_key *k)
 {
 	const struct expr_xt *x = expr_priv(e);
 
-	codegen_key_put(k, x->name, strlen(x->name) + 1);
-	codegen_key_put(k, &x->rev, sizeof(x->rev));
-	xt_ops(x)->shape(x, k);
+	codegen_xt_shape(xt_ops(x), x, k);
 }
 
 static void match_consts(const struct expr *e, uint8_t *dst,
@@ -59,13 +57,8 @@ static void match_consts(const struct expr *e, uint8_t *dst,
 {
 	const struct expr_xt *x = expr_priv(e);
 
-	const struct codegen_xt_ops *o = xt_ops(x);
-
 	(void)cc;
-	if (o->consts)
-		o->consts(x, dst);
-	else
-		memcpy(dst, x->info + o->const_off, o->const_size);
+	codegen_xt_consts(xt_ops(x), x, dst);
 }
 
 static bool match_reads_ct(const struct expr *e)

@@ -18,6 +18,23 @@ const struct codegen_xt_ops *codegen_xt_find(const struct codegen_xt_ops *const 
 	return NULL;
 }
 
+void codegen_xt_shape(const struct codegen_xt_ops *o, const struct expr_xt *x,
+		      struct codegen_key *k)
+{
+	codegen_key_put(k, x->name, strlen(x->name) + 1);
+	codegen_key_put(k, &x->rev, sizeof(x->rev));
+	o->shape(x, k);
+}
+
+void codegen_xt_consts(const struct codegen_xt_ops *o, const struct expr_xt *x,
+		       uint8_t *dst)
+{
+	if (o->consts)
+		o->consts(x, dst);
+	else
+		memcpy(dst, x->info + o->const_off, o->const_size);
+}
+
 void codegen_xt_emit_th(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 			uint32_t len)
 {

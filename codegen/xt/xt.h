@@ -72,6 +72,17 @@ const struct codegen_xt_ops *codegen_xt_find(const struct codegen_xt_ops *const 
 					    size_t n, const struct expr_xt *x);
 
 /* st->verdict = NF_DROP; goto done (par->hotdrop) */
+/*
+ * codegen_xt_shape / codegen_xt_consts - the shape key (extension name,
+ * revision, then what @o adds) and the rule constants (@o's own, else
+ * @o->const_size info bytes from @o->const_off) of @x, translated by @o:
+ * the same for the match and the target expression
+ */
+void codegen_xt_shape(const struct codegen_xt_ops *o, const struct expr_xt *x,
+		      struct codegen_key *k);
+void codegen_xt_consts(const struct codegen_xt_ops *o, const struct expr_xt *x,
+		       uint8_t *dst);
+
 static inline void codegen_xt_emit_hotdrop(struct codegen_prog *p,
 					   const struct codegen_expr_ctx *ec)
 {
