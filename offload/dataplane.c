@@ -284,6 +284,7 @@ struct dataplane {
 	uint32_t ct_users;	/* conntrack users live (see ct_users()) */
 	uint32_t ct_next;	/* ... in the generation being prepared */
 	struct dp_log *log;
+	uint64_t grace;		/* grace period ticket of the last flip */
 };
 
 static char verifier_log[1 << 20];
@@ -2197,6 +2198,13 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 		return ret;
 	if (dp->prepared)
 		dataplane_abort(net);
+	/* packets of the generation before the live one must be gone before
+	 * anything they could still read changes (grace.c) */
+	ret = offload_grace_wait(dp->grace);
+	if (ret) {
+		err->msg = "cannot wait for the packets of the last generation to finish";
+		return ret;
+	}
 	dp->err = 0;
 	dp->written = false;
 	dp->nsinit = 0;
@@ -2312,6 +2320,7 @@ void dataplane_publish(struct net *net)
 		h->nshapes = dp->nshapes;
 	}
 	bpf_map_update_elem(dp->env.gen_fd, &zero, &dp->gen_next, BPF_ANY);
+	dp->grace = offload_grace_request();
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
 		if (h->seen)
 			continue;

@@ -58,6 +58,16 @@ int offload_conntrack_enable(int ns_fd);
 /** offload_conntrack_disable - drop that table (best effort). */
 void offload_conntrack_disable(int ns_fd);
 
+/*
+ * grace.c - RCU grace periods after generation flips.
+ * offload_grace_request() after a flip returns its ticket (never fails);
+ * offload_grace_wait(ticket) returns once every BPF program that was
+ * running when the ticket was taken has finished (0), or -errno if the
+ * kernel could not be asked. Ticket 0 is over already.
+ */
+uint64_t offload_grace_request(void);
+int offload_grace_wait(uint64_t ticket);
+
 struct net;
 struct chain;
 /* offload_map_caps - entries of @net's rule map and counter map (0: none) */
