@@ -247,4 +247,13 @@ void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude_portid
 		    const void *data, size_t len);
 /** nfnl_has_listeners - does any client of @net listen to @group? */
 bool nfnl_has_listeners(struct net *net, unsigned int group);
+
+/**
+ * nfnl_error_hook - if set, called for every error ack (@err < 0) with
+ * the request and the extended-ack message (NULL if none): the daemon
+ * logs refusals with it (nfbpfd --verbose).
+ */
+extern void (*nfnl_error_hook)(const struct client *cl,
+			       const struct nlmsghdr *nlh, int err,
+			       const char *msg);
 #endif

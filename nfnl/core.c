@@ -185,6 +185,9 @@ void nfnl_dump_added(struct nfnl_ctx *ctx, size_t off)
  * for extended acks. Each ack is a datagram of its own: nft reads the seq
  * of a failure from the first message of what it received.
  */
+void (*nfnl_error_hook)(const struct client *cl, const struct nlmsghdr *nlh,
+			int err, const char *msg);
+
 static void ack(struct client *cl, const struct nlmsghdr *nlh, int err,
 		const struct extack *ext)
 {
@@ -195,6 +198,8 @@ static void ack(struct client *cl, const struct nlmsghdr *nlh, int err,
 	struct nlmsghdr *rep;
 	struct nlmsgerr *e;
 
+	if (err && nfnl_error_hook)
+		nfnl_error_hook(cl, nlh, err, ext ? ext->msg : NULL);
 	if (err && !(cl->nlflags & CLIENT_F_CAP_ACK))
 		payload += nlh->nlmsg_len - NLMSG_HDRLEN;
 	else

@@ -81,6 +81,15 @@ static void logmsg(int prio, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* nfnl_error_hook under --verbose: which request was refused, and why */
+static void log_refusal(const struct client *cl, const struct nlmsghdr *nlh,
+			int err, const char *msg)
+{
+	logmsg(LOG_DEBUG, "client pid %u (%s): message type 0x%04x seq %u: %s%s%s",
+	       cl->pid, cl->comm, nlh->nlmsg_type, nlh->nlmsg_seq,
+	       strerror(-err), msg ? ": " : "", msg ? msg : "");
+}
+
 /*
  * Log lines (log expression) go to the kernel log through /dev/kmsg, with
  * the syslog level nf_log_syslog's printk would use. Writers of /dev/kmsg
@@ -669,7 +678,7 @@ int main(int argc, char **argv)
 		case 's': d.sock_path = optarg; break;
 		case 'd': state_dir = optarg; break;
 		case 'f': d.foreground = true; break;
-		case 'v': d.verbose = true; break;
+		case 'v': d.verbose = true; nfnl_error_hook = log_refusal; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
