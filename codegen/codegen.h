@@ -549,6 +549,57 @@ extern const struct codegen_expr_ops codegen_expr_target;
 extern const struct codegen_expr_ops codegen_expr_limit;
 extern const struct codegen_expr_ops codegen_expr_quota;
 
+/* --- named objects (codegen/expr/objref.c) --- */
+
+struct object;
+struct expr_limit;
+
+/*
+ * An object's descriptor: what its code reads, the same bytes as rule
+ * constants (objref with a named object) and as object map element data
+ * (objref with a map): counter: u32 counter slot; quota: u32 slot of the
+ * consumed bytes, u32 slot of the quota word (codegen_obj_quota_word());
+ * limit: the limit expression's constants (codegen_limit_fill()), then
+ * u32 1 = bytes, 0 = packets.
+ */
+#define OBJ_DESC_MAX	40
+
+/* is @type one the dataplane runs (counter, quota, limit)? */
+bool codegen_obj_type_ok(uint32_t type);
+/* descriptor bytes of an object of @type (0: not run) */
+uint32_t codegen_obj_desc_size(uint32_t type);
+/**
+ * codegen_obj_desc - write @obj's descriptor (codegen_obj_desc_size()
+ * bytes) to @dst
+ * Return: 0, or -ENOENT if @obj has no dataplane slot yet.
+ */
+int codegen_obj_desc(const struct object *obj, uint8_t *dst);
+/* a quota object's quota word: the quota, bit 63 its invert flag */
+uint64_t codegen_obj_quota_word(const struct object *obj);
+/* a limit object's bucket when it is created (full, as nft_limit_init()) */
+uint64_t codegen_obj_limit_init(const struct object *obj, uint64_t now);
+/* the limit expression's constants of @l into @dst (32 bytes) */
+void codegen_limit_fill(const struct expr_limit *l, uint8_t *dst);
+/* emitters shared by the expressions and the objects they name: the
+ * constants (descriptor) at r7 + ec->cbase */
+void codegen_emit_counter(struct codegen_prog *p,
+			  const struct codegen_expr_ctx *ec);
+void codegen_emit_limit(struct codegen_prog *p,
+			const struct codegen_expr_ctx *ec, bool bytes);
+/*
+ * r0 = the half of the element of @s (or its catchall) for the key at
+ * register @sreg, the set id at r7 + ec->cbase; none: goto ec->l_break
+ */
+void codegen_emit_set_find(struct codegen_prog *p, const struct set *s,
+			   uint8_t sreg, const struct codegen_expr_ctx *ec);
+/* what of @s determines the code of codegen_emit_set_find() */
+void codegen_lookup_shape_set(const struct set *s, struct codegen_key *k);
+/* point *@sp to a copy of the shape fields of the set (for shapes) */
+int codegen_set_detach(struct set **sp);
+/* shapes: detach/release an objref's set or object */
+int codegen_objref_detach(struct expr *e);
+void codegen_objref_release(struct expr *e);
+
 /* --- shared emit helpers (codegen/emit.c) --- */
 
 /*

@@ -12,6 +12,7 @@
 #include "codegen/codegen.h"
 #include "codegen/insn.h"
 #include "expr/lookup.h"
+#include "expr/objref.h"
 
 #define CONST_ALIGN(x)	(((x) + 7u) & ~7u)
 
@@ -141,25 +142,42 @@ void codegen_shape_release(struct codegen_shape *s)
 	for (e = s->exprs; (char *)e < (char *)s->exprs + s->dlen; e = expr_next(e))
 		if (e->type == EXPR_LOOKUP)
 			codegen_lookup_release(e);
+		else if (e->type == EXPR_OBJREF)
+			codegen_objref_release(e);
+}
+
+/* detach @e from the model; 0 or -ENOMEM */
+static int detach_one(struct expr *e)
+{
+	if (e->type == EXPR_LOOKUP)
+		return codegen_lookup_detach(e);
+	if (e->type == EXPR_OBJREF)
+		return codegen_objref_detach(e);
+	return 0;
 }
 
 int codegen_shape_detach(struct codegen_shape *s)
 {
-	struct expr *e;
+	struct expr *e, *u;
 
-	for (e = s->exprs; (char *)e < (char *)s->exprs + s->dlen; e = expr_next(e))
-		if (e->type == EXPR_LOOKUP && codegen_lookup_detach(e)) {
-			/* undo the ones done so far */
-			struct expr *u;
-
-			for (u = s->exprs; u != e; u = expr_next(u))
-				if (u->type == EXPR_LOOKUP)
-					codegen_lookup_release(u);
-			for (u = e; (char *)u < (char *)s->exprs + s->dlen;
-			     u = expr_next(u))
-				if (u->type == EXPR_LOOKUP)
-					((struct expr_lookup *)expr_priv(u))->set = NULL;
-			return -ENOMEM;
-		}
+	for (e = s->exprs; (char *)e < (char *)s->exprs + s->dlen; e = expr_next(e)) {
+		if (!detach_one(e))
+			continue;
+		/* undo the ones done so far; the rest point to nothing */
+		for (u = s->exprs; u != e; u = expr_next(u))
+			if (u->type == EXPR_LOOKUP)
+				codegen_lookup_release(u);
+			else if (u->type == EXPR_OBJREF)
+				codegen_objref_release(u);
+		for (u = e; (char *)u < (char *)s->exprs + s->dlen;
+		     u = expr_next(u))
+			if (u->type == EXPR_LOOKUP) {
+				((struct expr_lookup *)expr_priv(u))->set = NULL;
+			} else if (u->type == EXPR_OBJREF) {
+				((struct expr_objref *)expr_priv(u))->set = NULL;
+				((struct expr_objref *)expr_priv(u))->obj = NULL;
+			}
+		return -ENOMEM;
+	}
 	return 0;
 }

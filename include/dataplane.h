@@ -127,6 +127,30 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val);
 
 /**
+ * dataplane_counter_sub - take what a reset showed off a counter slot
+ * (nft_counter_reset(): packets counted since then stay)
+ * @net: namespace
+ * @slot: a counter slot (struct object.dp_slot[0] of a counter object)
+ * @packets: to subtract
+ * @bytes: to subtract
+ *
+ * Return: 0, or -ENOENT if the slot is not live.
+ */
+int dataplane_counter_sub(struct net *net, uint32_t slot, uint64_t packets,
+			  uint64_t bytes);
+
+/**
+ * dataplane_state_sub - take @val off a state word, atomically (a quota
+ * object's reset: atomic64_sub() of the consumed bytes it showed)
+ * @net: namespace
+ * @slot: a state slot
+ * @val: to subtract
+ *
+ * Return: 0, or -ENOENT if the slot is not live.
+ */
+int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val);
+
+/**
  * struct dp_stats - observable dataplane work, cumulative per namespace
  * @progs_loaded: BPF programs loaded so far
  * @shapes: distinct rule shapes compiled

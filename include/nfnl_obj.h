@@ -25,7 +25,10 @@ struct nfnl_obj_ctx {
  * @parse: validate @tb (policy-checked) into @d as the kernel's
  *	   ->select_ops() + ->init(); 0 or the kernel's -errno
  * @dump: append the attributes of NFTA_OBJ_DATA, as the kernel's ->dump()
- * @reset: what a dump with reset zeroes (NULL: nothing)
+ * @live: optional: @d (a copy of @obj's data) as the dataplane has it
+ *	  now (counts, consumed bytes), for dumps
+ * @reset: what a dump with reset does after showing @shown (what @live
+ *	   gave): zero it, in the model and the dataplane (NULL: nothing)
  * @update: the kernel's ->update(): merge @nd into @d; NULL when the
  *	    kernel has none, and then NEWOBJ on an existing object is a no-op
  */
@@ -37,7 +40,10 @@ struct nfnl_obj_ops {
 	int (*parse)(const struct nfnl_obj_ctx *ctx, union obj_data *d,
 		     const struct nlattr **tb);
 	void (*dump)(struct nfnl_buf *b, const union obj_data *d);
-	void (*reset)(union obj_data *d);
+	void (*live)(struct net *net, const struct object *obj,
+		     union obj_data *d);
+	void (*reset)(struct net *net, struct object *obj,
+		      const union obj_data *shown);
 	void (*update)(union obj_data *d, const union obj_data *nd);
 };
 

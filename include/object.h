@@ -15,6 +15,23 @@
 #include "nfbpf/list.h"
 #include "ruleset.h"
 
+/* object types: the kernel's NFT_OBJECT_* numbers, for the layers that
+ * do not include its headers */
+#define OBJ_TYPE_COUNTER	1
+#define OBJ_TYPE_QUOTA		2
+#define OBJ_TYPE_CT_HELPER	3
+#define OBJ_TYPE_LIMIT		4
+#define OBJ_TYPE_CONNLIMIT	5
+#define OBJ_TYPE_TUNNEL		6
+#define OBJ_TYPE_CT_TIMEOUT	7
+#define OBJ_TYPE_SECMARK	8
+#define OBJ_TYPE_CT_EXPECT	9
+#define OBJ_TYPE_SYNPROXY	10
+
+#define OBJ_LIMIT_PKT_BYTES	1	/* NFT_LIMIT_PKT_BYTES */
+#define OBJ_LIMIT_F_INV		1	/* NFT_LIMIT_F_INV */
+#define OBJ_QUOTA_F_INV		1	/* NFT_QUOTA_F_INV */
+
 #define OBJ_CT_HELPER_NAMELEN	16	/* NF_CT_HELPER_NAME_LEN */
 #define OBJ_CT_TIMEOUT_MAX	11	/* CTA_TIMEOUT_TCP_MAX: most states */
 
@@ -128,7 +145,13 @@ union obj_data {
  * @genmask: see include/ruleset.h
  * @use: references: objref expressions and object map elements
  * @udata: NFTA_OBJ_USERDATA, byte for byte
- * @data: the type's state
+ * @data: the type's state; counters and quotas with a dataplane slot
+ *	  keep their first values here, the live ones are in the dataplane
+ * @dp_id: the dataplane's record of it (counter, quota, limit), assigned
+ *	   at commit; valid only while the dataplane says so
+ * @dp_slot: its dataplane slots, assigned at commit (0 = none yet):
+ *	     counter: [0] its counter slot; quota: [0] the consumed bytes,
+ *	     [1] the quota and its invert flag; limit: [0] the bucket
  */
 struct object {
 	struct list_head list;
@@ -141,6 +164,8 @@ struct object {
 	uint32_t use;
 	struct userdata udata;
 	union obj_data data;
+	uint32_t dp_id;
+	uint32_t dp_slot[2];
 };
 
 #endif /* NFBPF_OBJECT_H */

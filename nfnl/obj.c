@@ -227,8 +227,11 @@ void nfnl_obj_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 	const struct nfnl_obj_ops *ops = type_ops(obj->type);
 	size_t off = nfnl_msg_start(b, (NFNL_SUBSYS_NFTABLES << 8) | event,
 				    flags, seq, portid, family, nft_res_id(net));
+	union obj_data d = obj->data;
 	size_t nest;
 
+	if (ops->live)
+		ops->live(net, obj, &d);
 	nfnl_put_str(b, NFTA_OBJ_TABLE, obj->table->name);
 	nfnl_put_str(b, NFTA_OBJ_NAME, obj->name);
 	nfnl_put_be32(b, NFTA_OBJ_TYPE, obj->type);
@@ -240,12 +243,12 @@ void nfnl_obj_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 	}
 	nfnl_put_be32(b, NFTA_OBJ_USE, obj->use);
 	nest = nfnl_nest_start(b, NFTA_OBJ_DATA);
-	ops->dump(b, &obj->data);
+	ops->dump(b, &d);
 	nfnl_nest_end(b, nest);
 	nfnl_put_udata(b, NFTA_OBJ_USERDATA, &obj->udata);
 	nfnl_msg_end(b, off);
 	if (reset && ops->reset && !b->err)
-		ops->reset(&obj->data);
+		ops->reset(net, obj, &d);
 }
 
 int nfnl_obj_delete(struct nfnl_ctx *ctx, struct object *obj)

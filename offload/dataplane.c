@@ -47,6 +47,7 @@
 #include "expr/counter.h"
 #include "expr/log.h"
 #include "expr/lookup.h"
+#include "expr/objref.h"
 
 /*
  * The rule map and the counter map start small and grow by doubling when a
@@ -214,6 +215,34 @@ struct dp_cnt {
 };
 
 /**
+ * struct dp_obj - the dataplane slots of a named counter, quota or limit
+ * @table: table handle
+ * @handle: object handle (never reused in a table: a re-created object
+ *	    is another one)
+ * @type: OBJ_TYPE_*
+ * @slot: what struct object.dp_slot holds; counter: a counter slot, else
+ *	  state slots
+ * @live: in use (else on the free list)
+ * @seen: met by the current prepare
+ * @fresh: created by the current prepare
+ */
+struct dp_obj {
+	uint64_t table;
+	uint64_t handle;
+	uint32_t type;
+	uint32_t slot[2];
+	bool live;
+	bool seen;
+	bool fresh;
+};
+
+/* a quota word an update changes, written at publish */
+struct dp_qword {
+	uint32_t slot;
+	uint64_t val;
+};
+
+/**
  * struct dataplane - the BPF side of one namespace (net->dataplane)
  */
 struct dataplane {
@@ -285,6 +314,14 @@ struct dataplane {
 	uint32_t ct_next;	/* ... in the generation being prepared */
 	struct dp_log *log;
 	uint64_t grace;		/* grace period ticket of the last flip */
+	/* named objects: records (id = index + 1), free ids, quota words
+	 * to write at publish */
+	struct dp_obj *objs;
+	uint32_t nobjs, capobjs;
+	uint32_t *objfree;
+	uint32_t nobjfree;
+	struct dp_qword *qpend;
+	uint32_t nqpend, capqpend;
 };
 
 static char verifier_log[1 << 20];
@@ -599,6 +636,9 @@ static void dp_free(struct dataplane *dp)
 	free(dp->old.state_copy);
 	free(dp->cnt_init);
 	free(dp->sinit);
+	free(dp->objs);
+	free(dp->objfree);
+	free(dp->qpend);
 	alloc_fini(&dp->entries);
 	alloc_fini(&dp->counters);
 	alloc_fini(&dp->states);
@@ -861,11 +901,63 @@ static bool visible(uint8_t genmask, const struct net *net)
 	       active(genmask, genmask_next(net));
 }
 
+/*
+ * a counter slot starting at (@packets, @bytes): @want if it is free, else
+ * any. Return: the slot, 0 with *@ret = -ENOSPC or -errno.
+ */
+static uint32_t counter_slot_take(struct dataplane *dp, uint32_t want,
+				  uint64_t packets, uint64_t bytes, int *ret)
+{
+	struct codegen_counter *zero;
+	uint32_t slot;
+
+	*ret = 0;
+	slot = alloc_claim(&dp->counters, want);
+	if (!slot)
+		slot = alloc_get(&dp->counters);
+	if (!slot) {
+		*ret = -ENOSPC;
+		return 0;
+	}
+	if (slot >= dp->cnt_cap) {
+		uint32_t n = dp->counters.max;
+		struct dp_cnt *ci = realloc(dp->cnt_init, n * sizeof(*ci));
+
+		if (!ci)
+			goto out_put;
+		memset(ci + dp->cnt_cap, 0, (n - dp->cnt_cap) * sizeof(*ci));
+		dp->cnt_init = ci;
+		dp->cnt_cap = n;
+	}
+	dp->cnt_init[slot].packets = packets;
+	dp->cnt_init[slot].bytes = bytes;
+	/* a recycled slot starts from zero (a new map is zero) */
+	if (slot >= dp->counters_cap)
+		return slot;
+	zero = calloc(dp->ncpus, sizeof(*zero));
+	if (!zero)
+		goto out_put;
+	if (bpf_map_update_elem(dp->env.counters_fd, &slot, zero, BPF_ANY)) {
+		*ret = -errno;
+		free(zero);
+		alloc_put(&dp->counters, slot);
+		return 0;
+	}
+	free(zero);
+	return slot;
+
+out_put:
+	alloc_put(&dp->counters, slot);
+	*ret = -ENOMEM;
+	return 0;
+}
+
 /* counter slots of a new rule: keep the model's if free, else assign */
 static int rule_slots(struct dataplane *dp, struct rule *rule, struct dp_rec *r)
 {
 	struct expr *e;
 	uint32_t n = 0;
+	int ret;
 
 	rule_for_each_expr(e, rule)
 		if (e->type == EXPR_COUNTER)
@@ -877,53 +969,63 @@ static int rule_slots(struct dataplane *dp, struct rule *rule, struct dp_rec *r)
 		return -ENOMEM;
 	rule_for_each_expr(e, rule) {
 		struct expr_counter *c;
-		struct codegen_counter *zero;
 		uint32_t slot;
-		int ret;
 
 		if (e->type != EXPR_COUNTER)
 			continue;
 		c = expr_priv(e);
-		slot = alloc_claim(&dp->counters, c->slot);
+		slot = counter_slot_take(dp, c->slot, c->packets, c->bytes, &ret);
 		if (!slot)
-			slot = alloc_get(&dp->counters);
-		if (!slot)
-			return -ENOSPC;
+			return ret;
 		r->slots[r->nslots++] = slot;
 		c->slot = slot;
-		if (slot >= dp->cnt_cap) {
-			uint32_t n = dp->counters.max;
-			struct dp_cnt *ci = realloc(dp->cnt_init, n * sizeof(*ci));
-
-			if (!ci)
-				return -ENOMEM;
-			memset(ci + dp->cnt_cap, 0,
-			       (n - dp->cnt_cap) * sizeof(*ci));
-			dp->cnt_init = ci;
-			dp->cnt_cap = n;
-		}
-		dp->cnt_init[slot].packets = c->packets;
-		dp->cnt_init[slot].bytes = c->bytes;
-		/* a recycled slot starts from zero (a new map is zero) */
-		if (slot >= dp->counters_cap)
-			continue;
-		zero = calloc(dp->ncpus, sizeof(*zero));
-		if (!zero)
-			return -ENOMEM;
-		ret = bpf_map_update_elem(dp->env.counters_fd, &slot, zero, BPF_ANY);
-		free(zero);
-		if (ret)
-			return -errno;
 	}
 	return 0;
 }
 
 /*
- * state slots of a new rule's stateful expressions (codegen ops with
- * ->state_slot), each with its first value: written now if the state map
- * holds the slot (no packet reaches a fresh or cooled slot), else by
- * grow_maps() into the bigger map
+ * a state slot whose first value is @val: @want if it is free, else any;
+ * @val is written now if the state map holds the slot (no packet reaches
+ * a fresh or cooled slot), else by grow_maps() into the bigger map.
+ * Return: the slot, 0 with *@ret = -ENOSPC or -ENOMEM.
  */
+static uint32_t state_slot_take(struct dataplane *dp, uint32_t want,
+				uint64_t val, int *ret)
+{
+	uint32_t slot;
+
+	*ret = 0;
+	slot = alloc_claim(&dp->states, want);
+	if (!slot)
+		slot = alloc_get(&dp->states);
+	if (!slot) {
+		*ret = -ENOSPC;
+		return 0;
+	}
+	if (slot < dp->state_cap) {
+		__atomic_store_n(&dp->state_mem[slot], val, __ATOMIC_RELAXED);
+		return slot;
+	}
+	if (dp->nsinit == dp->capsinit) {
+		uint32_t ncap = dp->capsinit ? 2 * dp->capsinit : 64;
+		void *m = realloc(dp->sinit, ncap * sizeof(*dp->sinit));
+
+		if (!m) {
+			alloc_put(&dp->states, slot);
+			*ret = -ENOMEM;
+			return 0;
+		}
+		dp->sinit = m;
+		dp->capsinit = ncap;
+	}
+	dp->sinit[dp->nsinit].slot = slot;
+	dp->sinit[dp->nsinit].val = val;
+	dp->nsinit++;
+	return slot;
+}
+
+/* state slots of a new rule's stateful expressions (codegen ops with
+ * ->state_slot), each with its first value */
 static int rule_states(struct dataplane *dp, struct rule *rule,
 		       struct dp_rec *r)
 {
@@ -932,6 +1034,7 @@ static int rule_states(struct dataplane *dp, struct rule *rule,
 	struct expr *e;
 	uint32_t n = 0;
 	uint64_t now;
+	int ret;
 
 	rule_for_each_expr(e, rule)
 		if (codegen_expr_ops[e->type]->state_slot)
@@ -945,38 +1048,185 @@ static int rule_states(struct dataplane *dp, struct rule *rule,
 	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	rule_for_each_expr(e, rule) {
 		uint32_t *sp, slot;
-		uint64_t val;
 
 		ops = codegen_expr_ops[e->type];
 		if (!ops->state_slot)
 			continue;
 		sp = ops->state_slot(e);
-		slot = alloc_claim(&dp->states, *sp);
+		slot = state_slot_take(dp, *sp, ops->state_init(e, now), &ret);
 		if (!slot)
-			slot = alloc_get(&dp->states);
-		if (!slot)
-			return -ENOSPC;
+			return ret;
 		r->states[r->nstates++] = slot;
 		*sp = slot;
-		val = ops->state_init(e, now);
-		if (slot < dp->state_cap) {
-			__atomic_store_n(&dp->state_mem[slot], val, __ATOMIC_RELAXED);
-			continue;
-		}
-		if (dp->nsinit == dp->capsinit) {
-			uint32_t ncap = dp->capsinit ? 2 * dp->capsinit : 64;
-			void *m = realloc(dp->sinit, ncap * sizeof(*dp->sinit));
-
-			if (!m)
-				return -ENOMEM;
-			dp->sinit = m;
-			dp->capsinit = ncap;
-		}
-		dp->sinit[dp->nsinit].slot = slot;
-		dp->sinit[dp->nsinit].val = val;
-		dp->nsinit++;
 	}
 	return 0;
+}
+
+/* ---- named objects ---- */
+
+/* @obj's record, if the dataplane has one for it */
+static struct dp_obj *obj_rec(struct dataplane *dp, const struct object *obj)
+{
+	struct dp_obj *d;
+
+	if (!obj->dp_id || obj->dp_id > dp->nobjs)
+		return NULL;
+	d = &dp->objs[obj->dp_id - 1];
+	if (!d->live || d->table != obj->table->handle ||
+	    d->handle != obj->handle || d->type != obj->type)
+		return NULL;
+	return d;
+}
+
+/* give back @d's slots and id (cooling until a publish, as a rule's) */
+static void obj_release(struct dataplane *dp, struct dp_obj *d)
+{
+	if (d->type == OBJ_TYPE_COUNTER) {
+		alloc_put(&dp->counters, d->slot[0]);
+	} else {
+		alloc_put(&dp->states, d->slot[0]);
+		alloc_put(&dp->states, d->slot[1]);
+	}
+	d->live = false;
+	dp->objfree[dp->nobjfree++] = (uint32_t)(d - dp->objs);
+}
+
+/* a record for @obj with its slots and their first values */
+static int obj_new(struct dataplane *dp, struct object *obj, uint64_t now)
+{
+	struct dp_obj *d;
+	uint32_t i;
+	int ret = 0;
+
+	if (!dp->nobjfree && dp->nobjs == dp->capobjs) {
+		uint32_t ncap = dp->capobjs ? 2 * dp->capobjs : 64;
+		void *o = realloc(dp->objs, ncap * sizeof(*dp->objs));
+		void *f;
+
+		if (!o)
+			return -ENOMEM;
+		dp->objs = o;
+		f = realloc(dp->objfree, ncap * sizeof(*dp->objfree));
+		if (!f)
+			return -ENOMEM;
+		dp->objfree = f;
+		dp->capobjs = ncap;
+	}
+	i = dp->nobjfree ? dp->objfree[--dp->nobjfree] : dp->nobjs++;
+	d = &dp->objs[i];
+	memset(d, 0, sizeof(*d));
+	d->table = obj->table->handle;
+	d->handle = obj->handle;
+	d->type = obj->type;
+	switch (obj->type) {
+	case OBJ_TYPE_COUNTER:
+		d->slot[0] = counter_slot_take(dp, 0, obj->data.counter.packets,
+					       obj->data.counter.bytes, &ret);
+		break;
+	case OBJ_TYPE_QUOTA:
+		/* nft_quota_do_init(): consumed starts at NFTA_QUOTA_CONSUMED */
+		d->slot[0] = state_slot_take(dp, 0, obj->data.quota.consumed, &ret);
+		if (d->slot[0]) {
+			d->slot[1] = state_slot_take(dp, 0,
+						     codegen_obj_quota_word(obj), &ret);
+			if (!d->slot[1])
+				alloc_put(&dp->states, d->slot[0]);
+		}
+		break;
+	case OBJ_TYPE_LIMIT:
+		d->slot[0] = state_slot_take(dp, 0,
+					     codegen_obj_limit_init(obj, now), &ret);
+		break;
+	}
+	if (ret) {
+		dp->objfree[dp->nobjfree++] = i;
+		return ret;
+	}
+	d->live = d->seen = d->fresh = true;
+	obj->dp_id = i + 1;
+	obj->dp_slot[0] = d->slot[0];
+	obj->dp_slot[1] = d->slot[1];
+	return 0;
+}
+
+/* an updated quota's word, to write at publish (nft_obj_commit_update()) */
+static int obj_update(struct dataplane *dp, const struct object *obj)
+{
+	uint64_t want = codegen_obj_quota_word(obj);
+	uint32_t slot = obj->dp_slot[1];
+
+	if (obj->type != OBJ_TYPE_QUOTA || slot >= dp->state_cap ||
+	    __atomic_load_n(&dp->state_mem[slot], __ATOMIC_RELAXED) == want)
+		return 0;
+	if (dp->nqpend == dp->capqpend) {
+		uint32_t ncap = dp->capqpend ? 2 * dp->capqpend : 16;
+		void *m = realloc(dp->qpend, ncap * sizeof(*dp->qpend));
+
+		if (!m)
+			return -ENOMEM;
+		dp->qpend = m;
+		dp->capqpend = ncap;
+	}
+	dp->qpend[dp->nqpend].slot = slot;
+	dp->qpend[dp->nqpend].val = want;
+	dp->nqpend++;
+	return 0;
+}
+
+/*
+ * 0. the slots of every counter, quota and limit object of either
+ * generation, before any rule constant or map element names them: an
+ * object keeps its slots as long as it lives, whatever else commits
+ */
+static void prepare_objs(struct net *net, struct dataplane *dp,
+			 struct dp_error *err)
+{
+	struct timespec ts;
+	struct object *obj;
+	struct table *t;
+	uint64_t now;
+	uint32_t i;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	dp->nqpend = 0;
+	for (i = 0; i < dp->nobjs; i++)
+		dp->objs[i].seen = dp->objs[i].fresh = false;
+	list_for_each_entry(t, &net->tables, list) {
+		if (!visible(t->genmask, net))
+			continue;
+		list_for_each_entry(obj, &t->objects, list) {
+			struct dp_obj *d;
+
+			if (!visible(obj->genmask, net) ||
+			    !codegen_obj_type_ok(obj->type))
+				continue;
+			d = obj_rec(dp, obj);
+			if (d) {
+				d->seen = true;
+				ret = obj_update(dp, obj);
+			} else {
+				ret = obj_new(dp, obj, now);
+			}
+			if (ret) {
+				set_err(dp, err, ret, ret == -ENOSPC ?
+					"nfbpf counter or state map is full (named counters, quotas and limits)" :
+					NULL);
+				return;
+			}
+		}
+	}
+}
+
+/* after a successful full prepare: objects gone from the model */
+static void drop_unseen_objs(struct dataplane *dp)
+{
+	uint32_t i;
+
+	for (i = 0; i < dp->nobjs; i++)
+		if (dp->objs[i].live && !dp->objs[i].seen)
+			obj_release(dp, &dp->objs[i]);
 }
 
 static struct codegen_shape *shape_get(struct dataplane *dp,
@@ -1799,9 +2049,15 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 			return false;
 		rule_for_each_expr(e, rule) {
 			const struct expr_lookup *l = expr_priv(e);
+			const struct expr_objref *o = expr_priv(e);
 
 			if (e->type == EXPR_LOOKUP && l->set &&
 			    !dp_sets_id(dp->sets, l->set))
+				return false;
+			/* a map or an object new to the dataplane */
+			if (e->type == EXPR_OBJREF &&
+			    (o->set ? !dp_sets_id(dp->sets, o->set) :
+			     !obj_rec(dp, o->obj)))
 				return false;
 		}
 	}
@@ -2228,6 +2484,8 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 			}
 		if (retire_heads(dp))
 			set_err(dp, err, -ENOMEM, NULL);
+		if (!dp->err)
+			prepare_objs(net, dp, err);
 		/* 1. entries (nothing the live generation sees changes) */
 		if (!dp->err)
 			prepare_heads(net, dp, err);
@@ -2283,6 +2541,7 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	} else {
 		drop_unseen(dp);
 		dp_sets_drop_unseen(dp->sets);
+		drop_unseen_objs(dp);
 	}
 	return 0;
 }
@@ -2328,6 +2587,13 @@ void dataplane_publish(struct net *net)
 		hook_free(dp, h);
 	}
 	grow_commit(dp);
+	/* updated quotas: their new quota word (cannot fail) */
+	for (i = 0; i < dp->nqpend; i++)
+		__atomic_store_n(&dp->state_mem[dp->qpend[i].slot],
+				 dp->qpend[i].val, __ATOMIC_RELAXED);
+	dp->nqpend = 0;
+	for (i = 0; i < dp->nobjs; i++)
+		dp->objs[i].fresh = false;
 	if (dp->incremental) {
 		for (i = 0; i < dp->touched.n; i++)
 			dp->touched.v[i]->fresh = dp->touched.v[i]->touched = false;
@@ -2468,6 +2734,11 @@ void dataplane_abort(struct net *net)
 			if (r->fresh)
 				rec_free(dp, r);
 		}
+	/* objects this prepare gave slots to are gone with the batch */
+	for (i = 0; i < dp->nobjs; i++)
+		if (dp->objs[i].live && dp->objs[i].fresh)
+			obj_release(dp, &dp->objs[i]);
+	dp->nqpend = 0;
 	if (relinked)
 		alloc_publish(&dp->entries);
 	alloc_publish(&dp->counters);
@@ -2595,4 +2866,33 @@ void offload_map_caps(struct net *net, uint32_t *rules, uint32_t *counters)
 
 	*rules = dp ? dp->rules_cap : 0;
 	*counters = dp ? dp->counters_cap : 0;
+}
+
+int dataplane_counter_sub(struct net *net, uint32_t slot, uint64_t packets,
+			  uint64_t bytes)
+{
+	struct dataplane *dp = net->dataplane;
+
+	if (!dp || !slot || slot >= dp->counters.max || slot >= dp->cnt_cap ||
+	    !dp->counters.used[slot])
+		return -ENOENT;
+	/* nft_counter_reset(): what was shown goes, later packets stay */
+	dp->cnt_init[slot].packets -= packets;
+	dp->cnt_init[slot].bytes -= bytes;
+	return 0;
+}
+
+int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val)
+{
+	struct dataplane *dp = net->dataplane;
+	uint64_t *mem;
+
+	if (!dp || !slot || slot >= dp->states.max ||
+	    slot >= dp->state_cap || !dp->states.used[slot])
+		return -ENOENT;
+	/* the map the live walkers update, as dataplane_state_read() */
+	mem = dp->grown && dp->old.state_mem && slot < dp->old.state_cap ?
+	      dp->old.state_mem : dp->state_mem;
+	__atomic_fetch_sub(&mem[slot], val, __ATOMIC_RELAXED);
+	return 0;
 }

@@ -33,6 +33,8 @@
 
 #include "offload/offload.h"
 #include "expr/lookup.h"
+#include "expr/objref.h"
+#include "object.h"
 
 #define DP_SETS		65536	/* set ids */
 #define DP_SET_ELEMS	(1u << 22)	/* entries per shared set map (no
@@ -333,6 +335,15 @@ static int make_half(struct fill_ctx *fc, const struct set_elem *e,
 	memset(h, 0, sizeof(*h));
 	h->valid = 1;
 	h->expires = e->expires;
+	/* object maps: the object's descriptor (codegen/expr/objref.c) */
+	if (s->flags & NFT_SET_F_OBJECT) {
+		if (!e->obj || !codegen_obj_type_ok(e->obj->type))
+			return 0;	/* objref refuses the map's type */
+		if (codegen_obj_desc(e->obj, h->data))
+			return fail(fc, -ENOENT, "element names an object without a dataplane slot",
+				    LONG_MIN);
+		return 0;
+	}
 	if (!(s->flags & NFT_SET_F_MAP))
 		return 0;
 	if (s->dtype == NFT_DATA_VERDICT_TYPE) {
@@ -818,6 +829,16 @@ static int fill_set(struct dp_sets *ss, struct codegen_env *env,
 	return 0;
 }
 
+/* the set @e looks up: lookup's, or an objref's object map */
+static struct set *rule_expr_set(const struct expr *e)
+{
+	if (e->type == EXPR_LOOKUP)
+		return ((const struct expr_lookup *)expr_priv(e))->set;
+	if (e->type == EXPR_OBJREF)
+		return ((const struct expr_objref *)expr_priv(e))->set;
+	return NULL;
+}
+
 int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 		    struct codegen_env *env,
 		    const struct codegen_consts_ctx *cc, struct dp_error *err)
@@ -848,21 +869,21 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 				if (!visible(rule->genmask, net))
 					continue;
 				rule_for_each_expr(e, rule) {
-					struct expr_lookup *l = expr_priv(e);
+					struct set *s = rule_expr_set(e);
 
-					if (e->type != EXPR_LOOKUP || !l->set)
+					if (!s)
 						continue;
-					r = set_find(ss, l->set);
+					r = set_find(ss, s);
 					if (r && r->seen)
 						continue;
 					if (!r)
-						r = set_new(ss, l->set);
+						r = set_new(ss, s);
 					if (!r) {
 						err->msg = "too many sets for the nfbpf dataplane";
 						return -ENOSPC;
 					}
 					r->seen = true;
-					ret = fill_set(ss, env, l->set, r, cc, err);
+					ret = fill_set(ss, env, s, r, cc, err);
 					if (ret)
 						return ret;
 				}

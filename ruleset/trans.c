@@ -147,10 +147,9 @@ static void apply(struct trans *tr)
 			tr->elem->genmask = 0;
 		break;
 	case TRANS_NEWOBJ:
-		/* nft_obj_commit_update(): the merged state was built at parse */
-		if (tr->obj_upd)
-			tr->obj->data = *tr->obj_upd;
-		else
+		/* nft_obj_commit_update(): the merged state, built at parse,
+		 * is in place since swap_updates() */
+		if (!tr->obj_upd)
 			tr->obj->genmask = 0;
 		break;
 	default:
@@ -160,7 +159,7 @@ static void apply(struct trans *tr)
 
 /*
  * swap_updates - exchange the pending and the live values of updated
- * tables (flags) and chains (policy). Called once before
+ * tables (flags), chains (policy), elements (timeouts) and objects. Called once before
  * dataplane_prepare(), which builds from the model and must see them, and
  * once more to put them back if the batch aborts after all.
  */
@@ -169,6 +168,13 @@ static void swap_updates(struct tx *tx)
 	struct trans *tr;
 
 	list_for_each_entry(tr, &tx->records, list) {
+		if (tr->op == TRANS_NEWOBJ && tr->obj_upd) {
+			union obj_data d = tr->obj->data;
+
+			tr->obj->data = *tr->obj_upd;
+			*tr->obj_upd = d;
+			continue;
+		}
 		if (!tr->update)
 			continue;
 		if (tr->op == TRANS_NEWTABLE) {

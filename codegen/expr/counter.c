@@ -35,12 +35,11 @@ static void counter_consts(const struct expr *e, uint8_t *dst,
 	memcpy(dst, &c->slot, 4);
 }
 
-static void counter_emit(struct codegen_prog *p, const struct expr *e,
-			 const struct codegen_expr_ctx *ec)
+void codegen_emit_counter(struct codegen_prog *p,
+			  const struct codegen_expr_ctx *ec)
 {
 	uint32_t l_skip = codegen_label_new(p);
 
-	(void)e;
 	/* r0 = &counters[consts.slot]; if r0 == NULL goto skip */
 	codegen_emit_slot_lookup(p, ec, ec->env->counters_fd, l_skip);
 	/* lock r0->packets += 1; lock r0->bytes += pkt.len */
@@ -51,6 +50,13 @@ static void counter_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R0, R1,
 					offsetof(struct codegen_counter, bytes)));
 	codegen_label_bind(p, l_skip);
+}
+
+static void counter_emit(struct codegen_prog *p, const struct expr *e,
+			 const struct codegen_expr_ctx *ec)
+{
+	(void)e;
+	codegen_emit_counter(p, ec);
 }
 
 const struct codegen_expr_ops codegen_expr_counter = {

@@ -65,13 +65,10 @@ static void limit_shape(const struct expr *e, struct codegen_key *k)
 	codegen_key_put(k, &bytes, 1);
 }
 
-static void limit_consts(const struct expr *e, uint8_t *dst,
-			 const struct codegen_consts_ctx *cc)
+void codegen_limit_fill(const struct expr_limit *l, uint8_t *dst)
 {
-	const struct expr_limit *l = expr_priv(e);
 	uint32_t invert = l->invert;
 
-	(void)cc;
 	memcpy(dst + C_SLOT, &l->slot, 4);
 	memcpy(dst + C_INVERT, &invert, 4);
 	memcpy(dst + C_TOKENS_MAX, &l->tokens_max, 8);
@@ -83,10 +80,16 @@ static void limit_consts(const struct expr *e, uint8_t *dst,
 	}
 }
 
-static void limit_emit(struct codegen_prog *p, const struct expr *e,
-		       const struct codegen_expr_ctx *ec)
+static void limit_consts(const struct expr *e, uint8_t *dst,
+			 const struct codegen_consts_ctx *cc)
 {
-	const struct expr_limit *l = expr_priv(e);
+	(void)cc;
+	codegen_limit_fill(expr_priv(e), dst);
+}
+
+void codegen_emit_limit(struct codegen_prog *p,
+			const struct codegen_expr_ctx *ec, bool bytes)
+{
 	uint32_t l_retry = codegen_label_new(p);
 	uint32_t l_done = codegen_label_new(p);
 	int16_t cb = ec->cbase;
@@ -95,7 +98,7 @@ static void limit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit_slot_lookup(p, ec, ec->env->state_fd, ec->l_break);
 	codegen_emit(p, INSN_MOV64_REG(R9, R0));
 	/* 2. cost; tries = 0 */
-	if (l->bytes) {
+	if (bytes) {
 		/* r1 = consts.nsecs * pkt.len / consts.rate */
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, cb + C_NSECS));
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(len)));
@@ -148,6 +151,14 @@ static void limit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, cb + C_INVERT));
 	codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R3, R2));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), ec->l_break);
+}
+
+static void limit_emit(struct codegen_prog *p, const struct expr *e,
+		       const struct codegen_expr_ctx *ec)
+{
+	const struct expr_limit *l = expr_priv(e);
+
+	codegen_emit_limit(p, ec, l->bytes);
 }
 
 static uint32_t *limit_state_slot(struct expr *e)

@@ -263,20 +263,21 @@ static void emit_range_slot(struct codegen_prog *p, int fd, uint32_t l_miss)
 }
 
 /* interval concatenation: scan the slots; r0 = the matching half */
-static void emit_range_find(struct codegen_prog *p, const struct expr_lookup *l,
-			    const struct codegen_expr_ctx *ec, uint32_t l_miss)
+static void emit_range_find(struct codegen_prog *p, const struct set *s,
+			    uint8_t sreg, const struct codegen_expr_ctx *ec,
+			    uint32_t l_miss)
 {
 	int fd = ec->env->set_range_fd;
 	uint32_t l_cnt = codegen_label_new(p), l_cb, l_new = UINT32_MAX, i;
-	uint32_t done = 0, klen = l->set->klen;
+	uint32_t done = 0, klen = s->klen;
 
 	/* one callback per field layout in a program */
 	for (i = 0; i < p->ndeferred; i++) {
 		const struct set *o = p->deferred[i].arg;
 
 		if (p->deferred[i].emit == emit_range_cb &&
-		    o->nfields == l->set->nfields &&
-		    !memcmp(o->field_len, l->set->field_len, o->nfields))
+		    o->nfields == s->nfields &&
+		    !memcmp(o->field_len, s->field_len, o->nfields))
 			break;
 	}
 	if (i < p->ndeferred) {
@@ -293,7 +294,7 @@ static void emit_range_find(struct codegen_prog *p, const struct expr_lookup *l,
 		uint32_t rest = klen - done;
 		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
 
-		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(l->sreg) + done));
+		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(sreg) + done));
 		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
 		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
 	}
@@ -317,7 +318,7 @@ static void emit_range_find(struct codegen_prog *p, const struct expr_lookup *l,
 	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_loop));
 	if (l_cb == l_new)
-		codegen_defer_func(p, l_cb, emit_range_cb, l->set);
+		codegen_defer_func(p, l_cb, emit_range_cb, s);
 	/* found? r0 = its half */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, RCTX_OFF + RCTX_FOUND));
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, -1, 0), l_miss);
@@ -325,11 +326,15 @@ static void emit_range_find(struct codegen_prog *p, const struct expr_lookup *l,
 	emit_range_slot(p, fd, l_miss);
 }
 
-static void lookup_emit(struct codegen_prog *p, const struct expr *e,
-			const struct codegen_expr_ctx *ec)
+/*
+ * the element of @s for the key in @sreg (@invert: none for it), or the
+ * catchall: r0 = its half, at the end of what this emits; no element:
+ * goto ec->l_break; @invert and not found: goto @l_end
+ */
+static void emit_find(struct codegen_prog *p, const struct set *s,
+		      uint8_t sreg, bool invert,
+		      const struct codegen_expr_ctx *ec, uint32_t l_end)
 {
-	const struct expr_lookup *l = expr_priv(e);
-	const struct set *s = l->set;
 	bool ranges = codegen_set_ranges(s);
 	bool lpm = codegen_set_interval(s);
 	uint32_t klen = s->klen, words = (klen + 3) / 4;
@@ -337,7 +342,7 @@ static void lookup_emit(struct codegen_prog *p, const struct expr *e,
 	int fd = ranges ? ec->env->set_range_fd :
 		 lpm ? ec->env->set_lpm_fd[klen] : ec->env->set_hash_fd[words];
 	uint32_t l_nf = codegen_label_new(p), l_hit = codegen_label_new(p);
-	uint32_t l_cat = codegen_label_new(p), l_end = codegen_label_new(p);
+	uint32_t l_cat = codegen_label_new(p);
 	uint32_t done = 0;
 
 	if (fd <= 0) {
@@ -346,7 +351,7 @@ static void lookup_emit(struct codegen_prog *p, const struct expr *e,
 		return;
 	}
 	if (ranges) {
-		emit_range_find(p, l, ec, l_nf);
+		emit_range_find(p, s, sreg, ec, l_nf);
 		goto found;
 	}
 	/* key: [prefixlen,] id, registers (hash: zero padded) */
@@ -360,14 +365,14 @@ static void lookup_emit(struct codegen_prog *p, const struct expr *e,
 		uint32_t rest = klen - done;
 		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
 
-		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(l->sreg) + done));
+		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(sreg) + done));
 		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
 		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
 	}
 	emit_map_lookup(p, fd, lpm, l_nf);
 found:
 	/* found: inverted goes on to the catchall, else hit */
-	if (l->invert) {
+	if (invert) {
 		codegen_emit_jmp(p, INSN_JA(0), l_cat);
 		/* not found, inverted: match */
 		codegen_label_bind(p, l_nf);
@@ -391,6 +396,16 @@ found:
 	emit_map_lookup(p, fd, lpm, ec->l_break);
 hit:
 	codegen_label_bind(p, l_hit);
+}
+
+static void lookup_emit(struct codegen_prog *p, const struct expr *e,
+			const struct codegen_expr_ctx *ec)
+{
+	const struct expr_lookup *l = expr_priv(e);
+	const struct set *s = l->set;
+	uint32_t l_end = codegen_label_new(p);
+
+	emit_find(p, s, l->sreg, l->invert, ec, l_end);
 	if (l->has_dreg && s->dtype == NFT_DATA_VERDICT_TYPE) {
 		/* st->verdict = code; st->target = target */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
@@ -410,30 +425,60 @@ hit:
 	codegen_label_bind(p, l_end);
 }
 
+void codegen_emit_set_find(struct codegen_prog *p, const struct set *s,
+			   uint8_t sreg, const struct codegen_expr_ctx *ec)
+{
+	uint32_t l_end = codegen_label_new(p);
+
+	emit_find(p, s, sreg, false, ec, l_end);
+	codegen_label_bind(p, l_end);
+}
+
+void codegen_lookup_shape_set(const struct set *s, struct codegen_key *k)
+{
+	uint8_t b[3] = {
+		codegen_set_interval(s),
+		codegen_set_ranges(s) ? (uint8_t)s->nfields : 0,
+		0,
+	};
+
+	codegen_key_put(k, b, sizeof(b));
+	if (codegen_set_ranges(s))
+		codegen_key_put(k, s->field_len, s->nfields);
+	codegen_key_put(k, &s->klen, sizeof(s->klen));
+	codegen_key_put(k, &s->objtype, sizeof(s->objtype));
+}
+
+int codegen_set_detach(struct set **sp)
+{
+	const struct set *s = *sp;
+	struct set *c;
+
+	if (!s)
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->flags = s->flags;
+	c->klen = s->klen;
+	c->dtype = s->dtype;
+	c->dlen = s->dlen;
+	c->objtype = s->objtype;
+	c->nfields = s->nfields;
+	memcpy(c->field_len, s->field_len, sizeof(c->field_len));
+	list_init(&c->elems);
+	list_init(&c->list);
+	*sp = c;
+	return 0;
+}
+
 /*
  * shapes outlive the rules and sets they were made from: a shape's copy
  * of the expression points to its own copy of the set's shape fields
  */
 int codegen_lookup_detach(struct expr *e)
 {
-	struct expr_lookup *l = expr_priv(e);
-	struct set *c;
-
-	if (!l->set)
-		return 0;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	c->flags = l->set->flags;
-	c->klen = l->set->klen;
-	c->dtype = l->set->dtype;
-	c->dlen = l->set->dlen;
-	c->nfields = l->set->nfields;
-	memcpy(c->field_len, l->set->field_len, sizeof(c->field_len));
-	list_init(&c->elems);
-	list_init(&c->list);
-	l->set = c;
-	return 0;
+	return codegen_set_detach(&((struct expr_lookup *)expr_priv(e))->set);
 }
 
 void codegen_lookup_release(struct expr *e)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include "nfnl_obj.h"
+#include "dataplane.h"
 
 static const struct attr_policy quota_policy[NFTA_QUOTA_MAX + 1] = {
 	[NFTA_QUOTA_BYTES] = { .kind = ATTR_U64 },
@@ -50,9 +51,24 @@ static void quota_dump(struct nfnl_buf *b, const union obj_data *d)
 	nfnl_put_be32(b, NFTA_QUOTA_FLAGS, flags);
 }
 
-static void quota_reset(union obj_data *d)
+/* the live consumed bytes, as the dataplane counts them */
+static void quota_live(struct net *net, const struct object *obj,
+		       union obj_data *d)
 {
-	d->quota.consumed = 0;
+	uint64_t v;
+
+	if (obj->dp_slot[0] && !dataplane_state_read(net, obj->dp_slot[0], &v))
+		d->quota.consumed = v;
+}
+
+/* nft_quota_do_dump() with reset: atomic64_sub() of the consumed bytes
+ * shown (uncapped); bytes consumed since then stay */
+static void quota_reset(struct net *net, struct object *obj,
+			const union obj_data *shown)
+{
+	if (obj->dp_slot[0])
+		dataplane_state_sub(net, obj->dp_slot[0], shown->quota.consumed);
+	obj->data.quota.consumed = 0;
 }
 
 /* nft_quota_obj_update(): the quota and its flags, not what was consumed */
@@ -69,6 +85,7 @@ const struct nfnl_obj_ops nfnl_obj_quota = {
 	.policy = quota_policy,
 	.parse = quota_parse,
 	.dump = quota_dump,
+	.live = quota_live,
 	.reset = quota_reset,
 	.update = quota_update,
 };
