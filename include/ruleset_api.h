@@ -96,11 +96,11 @@ struct set_elem *ruleset_set_elem_chain(const struct set *s,
 /** ruleset_elem_free - free; a vmap jump reference must be dropped first. */
 void ruleset_elem_free(struct set_elem *e);
 /**
- * ruleset_set_objrefs_get - nft_map_activate() for objects: take back the
- * object references of @s's elements active in generation @mask.
+ * ruleset_set_objrefs_get - nft_map_activate(): take back the object and
+ * jump/goto chain references of @s's elements active in generation @mask.
  */
 void ruleset_set_objrefs_get(struct set *s, uint8_t mask);
-/** ruleset_set_objrefs_put - nft_map_deactivate() for objects: drop them. */
+/** ruleset_set_objrefs_put - nft_map_deactivate(): drop them. */
 void ruleset_set_objrefs_put(struct set *s, uint8_t mask);
 /**
  * ruleset_obj_alloc - owned object of @t, not linked

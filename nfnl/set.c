@@ -479,8 +479,9 @@ int nfnl_set_delete(struct nfnl_ctx *ctx, struct set *s)
 	if (!tr)
 		return -ENOMEM;
 	tr->family = s->table->family;
-	/* nft_map_deactivate(): the elements let go of their objects */
-	if (s->flags & NFT_SET_OBJECT)
+	/* nft_map_deactivate(): the elements let go of their objects and
+	 * the chains they jump to */
+	if (s->flags & (NFT_SET_OBJECT | NFT_SET_MAP))
 		ruleset_set_objrefs_put(s, genmask_next(ctx->net));
 	s->genmask |= genmask_next(ctx->net);
 	s->table->use--;

@@ -420,8 +420,12 @@ void ruleset_set_objrefs_get(struct set *s, uint8_t mask)
 	struct set_elem *e;
 
 	list_for_each_entry(e, &s->elems, list) {
-		if (e->obj && active(e->genmask, mask))
+		if (!active(e->genmask, mask))
+			continue;
+		if (e->obj)
 			e->obj->use++;
+		if (e->verdict.chain)
+			e->verdict.chain->use++;
 	}
 }
 
@@ -430,8 +434,12 @@ void ruleset_set_objrefs_put(struct set *s, uint8_t mask)
 	struct set_elem *e;
 
 	list_for_each_entry(e, &s->elems, list) {
-		if (e->obj && active(e->genmask, mask))
+		if (!active(e->genmask, mask))
+			continue;
+		if (e->obj)
 			e->obj->use--;
+		if (e->verdict.chain)
+			e->verdict.chain->use--;
 	}
 }
 
