@@ -23,6 +23,7 @@
 #include <criterion/criterion.h>
 
 #include "ruleset.h"
+#include "object.h"
 #include "dataplane.h"
 #include "expr/bitwise.h"
 #include "expr/byteorder.h"
@@ -323,6 +324,27 @@ static inline struct set_elem *tm_elem_data(struct set_elem *e, const void *v,
 	return e;
 }
 
+/* a named object of @type (OBJ_TYPE_*), active from the next commit */
+static inline struct object *tm_obj(struct table *t, const char *name,
+				    uint32_t type)
+{
+	struct object *o = calloc(1, sizeof(*o));
+
+	o->table = t;
+	o->name = strdup(name);
+	o->type = type;
+	o->handle = ++t->hgenerator;
+	o->genmask = genmask_cur(t->net);
+	list_add_tail(&o->list, &t->objects);
+	return o;
+}
+
+/* delete an object in the next commit */
+static inline void tm_obj_del(struct object *o)
+{
+	o->genmask |= genmask_next(o->table->net);
+}
+
 /* delete an element in the next commit */
 static inline void tm_elem_del(struct set_elem *e, struct set *s)
 {
@@ -393,6 +415,7 @@ static inline void tm_flip(struct net *net)
 	struct table *t;
 	struct chain *c;
 	struct rule *r, *rn;
+	struct object *o, *on;
 
 	net->gencursor ^= 1;
 	net->base_seq++;
@@ -419,6 +442,15 @@ static inline void tm_flip(struct net *net)
 					tm_rule_free(r);
 				else
 					r->genmask = 0;
+			}
+		}
+		list_for_each_entry_safe(o, on, &t->objects, list) {
+			if (!active(o->genmask, genmask_cur(net))) {
+				list_del(&o->list);
+				free(o->name);
+				free(o);
+			} else {
+				o->genmask = 0;
 			}
 		}
 	}
