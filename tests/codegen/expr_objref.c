@@ -443,3 +443,47 @@ Test(expr_objref, ct_expectation_and_synproxy_refused_saying_why)
 	o->obj = &sp;
 	refused(&rb2, "synproxy");
 }
+
+/* the control plane's commit of a batch that adds @r only */
+static void commit_rule(struct rule *r)
+{
+	struct dp_delta d = { .rules = &r, .nrules = 1 };
+	struct dp_error err = { 0 };
+	int ret = dataplane_prepare_delta(&net, &d, &err);
+
+	cr_assert_eq(ret, 0, "prepare: %d %s", ret, err.msg ? err.msg : "");
+	dataplane_publish(&net);
+	tm_flip(&net);
+}
+
+Test(expr_objref, rule_only_batches_name_existing_objects)
+{
+	struct object *c = counter_obj("c", 0, 0);
+	struct object *q = quota_obj("q", 1000 * plen, 0, false);
+	struct set *m = objmap("m", OBJ_TYPE_COUNTER);
+	struct tm_rb rb = { 0 };
+	struct dp_stats s0, s1;
+
+	elem_obj(m, 53, c);
+	named(&rb, q);
+	tm_rule(base, &rb);
+	by_port(&rb, m);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	run();
+	counts(c, 1, plen);
+	/* rule-only batches after a rule-only one are prepared from their
+	 * rules alone: the objects and the map have their slots and id */
+	named(&rb, q);
+	commit_rule(tm_rule(base, &rb));
+	dataplane_stats(&net, &s0);
+	named(&rb, c);
+	commit_rule(tm_rule(base, &rb));
+	by_port(&rb, m);
+	commit_rule(tm_rule(base, &rb));
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 2);
+	run();
+	counts(c, 4, 4 * plen);
+	cr_assert_eq(consumed(q), 3 * plen);
+}
