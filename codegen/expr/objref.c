@@ -124,33 +124,32 @@ uint64_t codegen_obj_limit_init(const struct object *obj, uint64_t now)
 	return now - l.tokens_max;
 }
 
+/* why: what the object would do; the whole message fits an extended
+ * ack (159 characters) */
+#define CANNOT	", which a netfilter BPF program cannot do (not supported by nfbpf)"
+
 static int refuse_type(uint32_t type, struct dp_error *err)
 {
 	switch (type) {
 	case OBJ_TYPE_CT_HELPER:
-		err->msg = "expression 'objref': ct helper objects assign a "
-			   "conntrack helper to the connection, which a netfilter "
-			   "BPF program cannot do: not supported by the nfbpf dataplane";
+		err->msg = "expression 'objref': ct helper objects set the "
+			   "connection's helper" CANNOT;
 		break;
 	case OBJ_TYPE_CT_TIMEOUT:
-		err->msg = "expression 'objref': ct timeout objects attach a "
-			   "timeout policy to the connection, which a netfilter "
-			   "BPF program cannot do: not supported by the nfbpf dataplane";
+		err->msg = "expression 'objref': ct timeout objects set the "
+			   "connection's timeout policy" CANNOT;
 		break;
 	case OBJ_TYPE_CT_EXPECT:
 		err->msg = "expression 'objref': ct expectation objects create "
-			   "conntrack expectations, which a netfilter BPF program "
-			   "cannot do: not supported by the nfbpf dataplane";
+			   "conntrack expectations" CANNOT;
 		break;
 	case OBJ_TYPE_SYNPROXY:
 		err->msg = "expression 'objref': synproxy objects answer SYNs "
-			   "for the connection and rewrite it, which a netfilter "
-			   "BPF program cannot do: not supported by the nfbpf dataplane";
+			   "and rewrite the connection" CANNOT;
 		break;
 	case OBJ_TYPE_SECMARK:
-		err->msg = "expression 'objref': secmark objects set the packet's "
-			   "security mark, which a netfilter BPF program cannot do: "
-			   "not supported by the nfbpf dataplane";
+		err->msg = "expression 'objref': secmark objects set the "
+			   "packet's security mark" CANNOT;
 		break;
 	default:
 		snprintf(err->buf, sizeof(err->buf),

@@ -405,6 +405,7 @@ static void refused(struct tm_rb *rb, const char *why)
 	cr_assert(strstr(err.msg, why), "got \"%s\"", err.msg);
 	cr_assert(strstr(err.msg, "netfilter BPF program cannot"), "got \"%s\"",
 		  err.msg);
+	cr_assert_lt(strlen(err.msg), 160, "fits an extended ack: \"%s\"", err.msg);
 	free(r->exprs);
 	free(r);
 }
@@ -417,7 +418,7 @@ Test(expr_objref, ct_helper_object_refused_saying_why)
 
 	o = tm_add(&rb, EXPR_OBJREF, sizeof(*o));
 	o->obj = &obj;
-	refused(&rb, "conntrack helper");
+	refused(&rb, "connection's helper");
 }
 
 Test(expr_objref, ct_timeout_map_refused_saying_why)

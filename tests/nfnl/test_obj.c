@@ -447,14 +447,18 @@ Test(obj, get_dumps_kernel_layout_and_reset_zeroes)
 					genmask_cur(cl.net))->data.counter.bytes, 0);
 }
 
+/* a ct helper object changes the connection: a BPF program cannot */
 Test(obj, objref_rule_refused_naming_the_expression)
 {
 	struct nlmsghdr *nlh;
-	struct nlattr *exprs, *e, *data;
+	struct nlattr *exprs, *e, *data, *d;
 
 	begin();
 	table(NFPROTO_IPV4);
-	counter(NFPROTO_IPV4, "c");
+	nlh = obj_start(NFPROTO_IPV4, "c", NFT_OBJECT_CT_HELPER, &d);
+	mnl_attr_put_strz(nlh, NFTA_CT_HELPER_NAME, "ftp");
+	mnl_attr_put_u8(nlh, NFTA_CT_HELPER_L4PROTO, 6);
+	obj_end(nlh, d);
 	nlh = msg(NFT_MSG_NEWCHAIN, NLM_F_CREATE, NFPROTO_IPV4);
 	mnl_attr_put_strz(nlh, NFTA_CHAIN_TABLE, "t");
 	mnl_attr_put_strz(nlh, NFTA_CHAIN_NAME, "ch");
@@ -467,13 +471,14 @@ Test(obj, objref_rule_refused_naming_the_expression)
 	mnl_attr_put_strz(nlh, NFTA_EXPR_NAME, "objref");
 	data = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
 	mnl_attr_put_strz(nlh, NFTA_OBJREF_IMM_NAME, "c");
-	mnl_attr_put_u32(nlh, NFTA_OBJREF_IMM_TYPE, htobe32(NFT_OBJECT_COUNTER));
+	mnl_attr_put_u32(nlh, NFTA_OBJREF_IMM_TYPE, htobe32(NFT_OBJECT_CT_HELPER));
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, e);
 	mnl_attr_nest_end(nlh, exprs);
 	done(nlh);
 	cr_assert_eq(end(), -EOPNOTSUPP);
 	cr_assert(strstr(ext_msg(), "'objref'"), "got \"%s\"", ext_msg());
+	cr_assert(strstr(ext_msg(), "helper"), "got \"%s\"", ext_msg());
 	cr_assert(list_empty(&cl.net->tables));
 }
 
