@@ -122,6 +122,19 @@ int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val)
 	return 0;
 }
 
+int dataplane_counter_sub(struct net *net, uint32_t slot, uint64_t packets,
+			  uint64_t bytes)
+{
+	(void)net; (void)slot; (void)packets; (void)bytes;
+	return 0;
+}
+
+int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val)
+{
+	(void)net; (void)slot; (void)val;
+	return 0;
+}
+
 void dataplane_stats(const struct net *net, struct dp_stats *st)
 {
 	(void)net;
