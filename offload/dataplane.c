@@ -16,6 +16,9 @@
  * new entries first, then relinks and updates genmasks (never changing
  * what the live generation sees); publish swaps walker programs (only if a
  * new shape or base chain needed one) and flips the generation word.
+ * Named counters, quotas and limits own counter and state slots too, from
+ * the full prepare that first sees them to the one after they are gone
+ * (prepare_objs()): rules and object map elements only name those slots.
  * Entry indices, counter and state slots freed by a prepare are reused only
  * after the next publish, so no packet still walking can meet a recycled entry;
  * an abort first unlinks what the prepare linked in, then gives back at
