@@ -284,6 +284,7 @@ struct dataplane {
 	uint32_t ct_users;	/* conntrack users live (see ct_users()) */
 	uint32_t ct_next;	/* ... in the generation being prepared */
 	struct dp_log *log;
+	struct dp_reject *reject;
 	uint64_t grace;		/* grace period ticket of the last flip */
 };
 
@@ -581,6 +582,7 @@ static void dp_free(struct dataplane *dp)
 	free(dp->chain_rules);
 	dp_sets_free(dp->sets, &dp->env);
 	dp_log_free(dp->log);
+	dp_reject_free(dp->reject);
 	if (dp->rules_mem)
 		munmap(dp->rules_mem, dp->rules_len);
 	if (dp->old.rules_mem)
@@ -696,6 +698,12 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	if (!dp->log) {
 		ret = -ENOMEM;
 		err->msg = "cannot create the nfbpf log ring buffer";
+		goto out_free;
+	}
+	dp->reject = dp_reject_new(dp->log, net->ns_fd, &dp->env.reject_fd);
+	if (!dp->reject) {
+		ret = -ENOMEM;
+		err->msg = "cannot create the nfbpf reject ring buffer";
 		goto out_free;
 	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
