@@ -300,6 +300,10 @@ struct codegen_env {
 		int16_t tup_src_u3, tup_src_u, tup_l3num;
 		int16_t tup_dst_u3, tup_dst_u, tup_protonum;
 		int16_t dev_hard_header_len, skb_vlan_all;
+		/* bytes holding the ip_summed and csum_valid bitfields (-1:
+		 * not found) and their shifts */
+		int16_t skb_ip_summed, skb_csum_valid;
+		uint8_t ip_summed_shift, csum_valid_shift;
 	} off;
 	int log_fd;
 	int reject_fd;
@@ -313,6 +317,7 @@ struct codegen_env {
  * namespace (offload/reject.c). A full ring buffer loses the reply, never
  * the drop.
  */
+#define REJECT_CSUM_KNOWN	0x80
 #define REJECT_REC_DATA	1232	/* IPV6_MIN_MTU - ipv6hdr - icmp6hdr: the
 				 * longest quote an ICMP error carries */
 
@@ -325,6 +330,8 @@ struct codegen_env {
  * @family: NFPROTO_* of the rule's table (ip/ip6 ignore icmpx)
  * @pkttype: skb->pkt_type (valid with PKT_PKTTYPE in @pktflags)
  * @pktflags: struct codegen_pkt.flags
+ * @csum: REJECT_CSUM_KNOWN | skb->ip_summed | skb->csum_valid << 2 (0 if
+ *	  this kernel's BTF lacks them: checksums count as verified)
  * @caplen: bytes of @data copied (min(@len, REJECT_REC_DATA))
  * @len: skb->len (from the network header)
  * @mark: skb->mark
@@ -340,7 +347,7 @@ struct codegen_reject_rec {
 	uint8_t family;
 	uint8_t pkttype;
 	uint8_t pktflags;
-	uint8_t pad;
+	uint8_t csum;
 	uint16_t caplen;
 	uint16_t pad2;
 	uint32_t len;

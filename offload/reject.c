@@ -27,23 +27,26 @@
  * - the reply leaves asynchronously, microseconds after the drop, from
  *   the daemon's event loop; if the ring buffer (REJECT_RING_SIZE) is full
  *   or nfbpfd is not running, the packet is still dropped but not answered;
- * - TCP/UDP checksums of the rejected packet are not verified (the kernel
- *   skips its check for CHECKSUM_PARTIAL/UNNECESSARY packets, which is what
- *   veth and loopback deliver);
+ * - checksums of the rejected packet are verified as the kernel does
+ *   (nf_ip_checksum()/nf_ip6_checksum() for CHECKSUM_NONE/COMPLETE, from
+ *   skb->ip_summed in the record), but only when the record holds the
+ *   whole packet (up to REJECT_REC_DATA bytes); a longer one counts as
+ *   good;
  * - the reply is not attached to the rejected packet's conntrack entry
  *   (nf_ct_attach()): an ICMP error is still RELATED by its quote, a RST is
  *   a new packet to conntrack;
- * - the ICMP rate limits follow the kernel's per-peer token bucket
- *   (6 at once, then 1 per icmp_ratelimit / icmpv6 ratelimit of 1 s, not
- *   scaled by the route's prefix length for IPv6) with the default
- *   sysctls; the host-wide icmp_msgs_per_sec bucket is not shared with the
- *   kernel's; replies to the host itself (OUTPUT) are not limited, as
- *   loopback is not;
+ * - the ICMP rate limits follow the kernel's per-peer token bucket for
+ *   the types in the namespace's icmp_ratemask / icmp/ratemask (6 at
+ *   once, then one per icmp_ratelimit / icmp/ratelimit ms, not scaled by
+ *   the route's prefix length for IPv6), in a table of PEERS slots; the
+ *   host-wide icmp_msgs_per_sec bucket is not shared with the kernel's;
+ *   replies to the host itself (OUTPUT) are not limited, as loopback is
+ *   not;
  * - IPv4 options are not echoed into ICMP errors; fwmark_reflect is not
  *   applied (the reply has mark 0);
  * - "is the destination local/broadcast" is decided from the addresses,
- *   pkt_type and the kernel's answer to a bind/route of the source, not
- *   from skb_rtable(skb)->rt_flags.
+ *   pkt_type, an RTM_GETROUTE of the destination (IPv4) and the kernel's
+ *   refusal of a foreign source, not from skb_rtable(skb)->rt_flags.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,7 +59,10 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <linux/filter.h>
+#include <linux/rtnetlink.h>
 #include <sys/socket.h>
+
+#include <libmnl/libmnl.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -69,7 +75,6 @@
 
 #define NFPROTO_IPV4_	2
 #define NFPROTO_IPV6_	10
-#define HOOK_PRE_ROUTING	0
 #define HOOK_LOCAL_OUT		3
 #define PACKET_HOST_		0
 #define ICMP_DEST_UNREACH_	3
@@ -99,7 +104,11 @@ struct reject_peer {
  * @fd: raw sockets in that namespace, opened on first use: IPv4 TCP
  *	(IP_TRANSPARENT: a RST leaves from the rejected packet's
  *	destination), IPv4 ICMP, IPv6 TCP, IPv6 ICMPv6; -1 = not yet
+ * @rtnl: NETLINK_ROUTE socket in that namespace (route type of an address)
  * @open_err: opening them failed once: never retried (-errno)
+ * @sysctl: that namespace's icmp_ratemask, icmp_ratelimit, ipv6
+ *	    icmp/ratemask, icmp/ratelimit (opened with the sockets; read
+ *	    per reply, -1 = absent: the defaults)
  * @peers: ICMP rate limits
  * @sent: replies sent
  * @lost: replies that could not be sent (socket errors)
@@ -108,12 +117,22 @@ struct dp_reject {
 	int map_fd;
 	int ns_fd;
 	int fd[4];
+	int rtnl;
 	int open_err;
+	int sysctl[4];
 	struct reject_peer peers[PEERS];
 	uint64_t sent, lost;
 };
 
 enum { SK_TCP4, SK_ICMP4, SK_TCP6, SK_ICMP6 };
+enum { RL_MASK4, RL_TIME4, RL_MASK6, RL_TIME6 };
+
+static const char *const sysctl_path[4] = {
+	"/proc/sys/net/ipv4/icmp_ratemask",
+	"/proc/sys/net/ipv4/icmp_ratelimit",
+	"/proc/sys/net/ipv6/icmp/ratemask",
+	"/proc/sys/net/ipv6/icmp/ratelimit",
+};
 
 /* ---- the reply: pure functions of the record ---- */
 
@@ -168,6 +187,72 @@ static uint16_t l4_csum(const struct reject_reply *r)
 	sum = csum_add(sum, r->dst, alen);
 	sum += r->proto + r->len;
 	return csum_fold(csum_add(sum, r->msg, r->len));
+}
+
+#define CHECKSUM_UNNECESSARY_	1
+#define CHECKSUM_PARTIAL_	3
+
+/* skb_csum_unnecessary() of the rejected packet (unknown: yes) */
+static bool csum_unnecessary(const struct codegen_reject_rec *rec)
+{
+	uint8_t s = rec->csum & 3;
+
+	return !(rec->csum & REJECT_CSUM_KNOWN) || s == CHECKSUM_UNNECESSARY_ ||
+	       s == CHECKSUM_PARTIAL_ || (rec->csum & 4);
+}
+
+/*
+ * nf_reject_verify_csum(): does @proto at @thoff carry a checksum of its
+ * whole payload? (UDP: unless its checksum is 0)
+ */
+static bool verify_csum(const struct codegen_reject_rec *rec, uint32_t thoff,
+			uint8_t proto)
+{
+	switch (proto) {
+	case 17:	/* UDP */
+		return thoff + 8 > rec->caplen ||
+		       rec->data[thoff + 6] || rec->data[thoff + 7];
+	case 51:	/* AH */
+	case 50:	/* ESP */
+	case 132:	/* SCTP */
+	case 136:	/* UDP-Lite */
+	case 33:	/* DCCP */
+	case 47:	/* GRE */
+		return false;
+	}
+	return true;
+}
+
+/*
+ * nf_ip_checksum() / nf_ip6_checksum() == 0 for the transport part at
+ * @thoff: only CHECKSUM_NONE and CHECKSUM_COMPLETE packets are summed (in
+ * software here, which is what COMPLETE must agree with); IPv4 sums the
+ * whole packet from the IP header, with the pseudo header for TCP and UDP
+ * only; IPv6 sums from @thoff with the pseudo header. A packet longer
+ * than the record's copy counts as good.
+ */
+static bool l4_sum_ok(const struct codegen_reject_rec *rec, uint32_t thoff,
+		      uint8_t proto)
+{
+	uint8_t s = rec->csum & 3;
+	uint32_t sum = 0, n;
+
+	if (!(rec->csum & REJECT_CSUM_KNOWN) || s == CHECKSUM_UNNECESSARY_ ||
+	    s == CHECKSUM_PARTIAL_ || rec->caplen < rec->len || thoff > rec->len)
+		return true;
+	n = rec->len - thoff;
+	if (rec->pf == NFPROTO_IPV6_) {
+		sum = csum_add(sum, rec->data + 8, 32);
+		sum += (n >> 16) + (n & 0xffff) + proto;
+		sum = csum_add(sum, rec->data + thoff, n);
+	} else {
+		if (proto == 6 || proto == 17) {
+			sum = csum_add(sum, rec->data + 12, 8);
+			sum += n + proto;
+		}
+		sum = csum_add(sum, rec->data, rec->len);
+	}
+	return csum_fold(sum) == 0;
 }
 
 /* an IPv4 unicast address a reply may go to or come from */
@@ -315,7 +400,8 @@ static int build4(const struct codegen_reject_rec *rec, uint8_t type,
 	if (type == REJECT_TCP_RST) {
 		/* nf_reject_ip_tcphdr_get(): first fragment, TCP, not a RST */
 		if (!first || ih[9] != 6 || rec->caplen < ihl + 20 ||
-		    (rec->data[ihl + 13] & 0x04) || rec->len < ihl + 20)
+		    (rec->data[ihl + 13] & 0x04) || rec->len < ihl + 20 ||
+		    !l4_sum_ok(rec, ihl, 6))
 			return 0;
 		r->src_fixed = true;
 		r->tos = 0;
@@ -324,6 +410,9 @@ static int build4(const struct codegen_reject_rec *rec, uint8_t type,
 	}
 	/* nf_send_unreach(), icmp_send() */
 	if (!first)
+		return 0;
+	if (!csum_unnecessary(rec) && verify_csum(rec, ihl, ih[9]) &&
+	    !l4_sum_ok(rec, ihl, ih[9]))
 		return 0;
 	if ((rec->pktflags & PKT_PKTTYPE) && rec->pkttype != PACKET_HOST_)
 		return 0;
@@ -361,12 +450,19 @@ static int build6(const struct codegen_reject_rec *rec, uint8_t type,
 		if (thoff < 0 || (uint32_t)thoff >= rec->len || frag ||
 		    proto != 6 || rec->caplen < (uint32_t)thoff + 20 ||
 		    rec->len < (uint32_t)thoff + 20 ||
-		    (rec->data[thoff + 13] & 0x04))
+		    (rec->data[thoff + 13] & 0x04) ||
+		    !l4_sum_ok(rec, (uint32_t)thoff, 6))
 			return 0;
 		r->src_fixed = true;
 		tcp_rst(r, rec->data + thoff, rec->len - thoff);
 		return 1;
 	}
+	/* reject6_csum_ok() */
+	if (!csum_unnecessary(rec) &&
+	    (thoff < 0 || (uint32_t)thoff >= rec->len || frag ||
+	     (verify_csum(rec, (uint32_t)thoff, proto) &&
+	      !l4_sum_ok(rec, (uint32_t)thoff, proto))))
+		return 0;
 	/* icmp6_send(): no error to a multicast or non-host packet, from an
 	 * unspecified or multicast source, about an ICMPv6 error */
 	if (ih[24] == 0xff ||
@@ -424,11 +520,55 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* the sysctl at @fd as text (""on error) */
+static void sysctl_read(int fd, char *buf, size_t size)
+{
+	ssize_t n = fd >= 0 ? pread(fd, buf, size - 1, 0) : -1;
+
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* is @type in the bitmap list @s ("0-1,3-127", proc_do_large_bitmap)? */
+static bool in_bitmap(const char *s, unsigned int type)
+{
+	while (*s && *s != '\n') {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+
+		if (end == s)
+			return false;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if (type >= a && type <= b)
+			return true;
+		s = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return false;
+}
+
+/*
+ * icmpv4_mask_allow()/icmpv6_mask_allow() and the per-peer bucket of
+ * icmpv4_xrlim_allow()/icmpv6_xrlim_allow(): is this error let out?
+ */
 static bool xrlim_allow(struct dp_reject *rj, const struct reject_reply *r)
 {
+	bool v6 = r->pf == NFPROTO_IPV6_;
+	uint64_t timeout = XRLIM_TIMEOUT_MS, burst;
 	uint32_t h = 2166136261u, i;
 	struct reject_peer *p;
 	uint64_t now = now_ms(), tok;
+	char buf[256];
+
+	sysctl_read(rj->sysctl[v6 ? RL_MASK6 : RL_MASK4], buf, sizeof(buf));
+	if (v6 ? buf[0] && !in_bitmap(buf, r->msg[0]) :
+		 buf[0] && !(strtoul(buf, NULL, 10) & (1ul << r->msg[0])))
+		return true;	/* type not rate limited */
+	sysctl_read(rj->sysctl[v6 ? RL_TIME6 : RL_TIME4], buf, sizeof(buf));
+	if (buf[0])
+		timeout = strtoul(buf, NULL, 10);
+	burst = XRLIM_BURST * timeout;
 
 	for (i = 0; i < 16; i++)
 		h = (h ^ r->dst[i]) * 16777619u;
@@ -437,18 +577,18 @@ static bool xrlim_allow(struct dp_reject *rj, const struct reject_reply *r)
 		/* a new peer starts with a full bucket (rate_last 60 s ago) */
 		p->pf = r->pf;
 		memcpy(p->addr, r->dst, 16);
-		p->tokens = XRLIM_BURST * XRLIM_TIMEOUT_MS;
+		p->tokens = burst;
 		p->last = now;
 	}
 	tok = p->tokens + (now - p->last);
 	p->last = now;
-	if (tok > XRLIM_BURST * XRLIM_TIMEOUT_MS)
-		tok = XRLIM_BURST * XRLIM_TIMEOUT_MS;
-	if (tok < XRLIM_TIMEOUT_MS) {
+	if (tok > burst)
+		tok = burst;
+	if (tok < timeout) {
 		p->tokens = tok;
 		return false;
 	}
-	p->tokens = tok - XRLIM_TIMEOUT_MS;
+	p->tokens = tok - timeout;
 	return true;
 }
 
@@ -456,6 +596,8 @@ static bool xrlim_allow(struct dp_reject *rj, const struct reject_reply *r)
 
 struct open_ctx {
 	int fd[4];
+	int sysctl[4];
+	int rtnl;
 };
 
 static int set_int(int fd, int level, int opt, int v)
@@ -487,6 +629,11 @@ static int open_cb(void *arg)
 	struct open_ctx *oc = arg;
 	int err = 0, i;
 
+	for (i = 0; i < 4; i++)
+		oc->sysctl[i] = open(sysctl_path[i], O_RDONLY | O_CLOEXEC);
+	oc->rtnl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (oc->rtnl < 0)
+		return -errno;
 	oc->fd[SK_TCP4] = raw_socket(AF_INET, IPPROTO_TCP);
 	oc->fd[SK_ICMP4] = raw_socket(AF_INET, IPPROTO_ICMP);
 	oc->fd[SK_TCP6] = raw_socket(AF_INET6, IPPROTO_TCP);
@@ -515,7 +662,8 @@ static int open_cb(void *arg)
 
 static int sockets(struct dp_reject *rj)
 {
-	struct open_ctx oc = { .fd = { -1, -1, -1, -1 } };
+	struct open_ctx oc = { .fd = { -1, -1, -1, -1 },
+			       .sysctl = { -1, -1, -1, -1 }, .rtnl = -1 };
 	int err, i;
 
 	if (rj->fd[0] >= 0)
@@ -524,13 +672,20 @@ static int sockets(struct dp_reject *rj)
 		return rj->open_err;
 	err = offload_in_netns(rj->ns_fd, open_cb, &oc);
 	if (err) {
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < 4; i++) {
 			if (oc.fd[i] >= 0)
 				close(oc.fd[i]);
+			if (oc.sysctl[i] >= 0)
+				close(oc.sysctl[i]);
+		}
+		if (oc.rtnl >= 0)
+			close(oc.rtnl);
 		rj->open_err = err < 0 ? err : -EIO;
 		return rj->open_err;
 	}
 	memcpy(rj->fd, oc.fd, sizeof(rj->fd));
+	memcpy(rj->sysctl, oc.sysctl, sizeof(rj->sysctl));
+	rj->rtnl = oc.rtnl;
 	return 0;
 }
 
@@ -551,7 +706,8 @@ static size_t put_cmsg(char *buf, int level, int type, const void *v,
  * send the reply; the source goes in IP_PKTINFO/IPV6_PKTINFO. An ICMP
  * error leaves from their destination if that is ours (icmp_send():
  * RTCF_LOCAL; icmp6_send(): ipv6_chk_addr()), which the kernel tells us
- * by refusing a foreign source with EINVAL; then routing picks it.
+ * by refusing a foreign source (IPv6: EINVAL; IPv4: the output route
+ * lookup's ENETUNREACH); then routing picks it.
  */
 static int send_reply(struct dp_reject *rj, const struct reject_reply *r)
 {
@@ -606,10 +762,51 @@ static int send_reply(struct dp_reject *rj, const struct reject_reply *r)
 		m.msg_controllen = clen;
 		if (sendmsg(fd, &m, MSG_DONTWAIT) >= 0)
 			return 0;
-		if (errno != EINVAL || r->src_fixed || !with_src)
+		if ((errno != EINVAL && errno != ENETUNREACH) || r->src_fixed ||
+		    !with_src)
 			return -errno;
 	}
 	return -EINVAL;
+}
+
+static int route_type_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_type == RTM_NEWROUTE)
+		*(int *)data = rtm->rtm_type;
+	return MNL_CB_OK;
+}
+
+/*
+ * the type of the route to IPv4 @addr in the namespace (RTN_*), or -errno:
+ * skb_rtable(skb)->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST) for the
+ * rejected packet's destination, which only the routes know (a subnet's
+ * broadcast address)
+ */
+static int route_type4(int fd, const uint8_t *addr)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct rtmsg *rtm;
+	int type = -ENOENT, n;
+
+	nlh->nlmsg_type = RTM_GETROUTE;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = 1;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_dst_len = 32;
+	mnl_attr_put(nlh, RTA_DST, 4, addr);
+	if (send(fd, nlh, nlh->nlmsg_len, 0) < 0)
+		return -errno;
+	/* one answer: the route or an error */
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < 0)
+		return -errno;
+	if (mnl_cb_run(buf, (size_t)n, 1, 0, route_type_cb, &type) < 0)
+		return -errno;
+	return type;
 }
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -620,10 +817,21 @@ static int on_record(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*rec) || !offload_reject_build(rec, &r))
 		return 0;
+	if (sockets(rj)) {
+		rj->lost++;
+		return 0;
+	}
+	/* IPv4: no reply about a packet to a broadcast or multicast route */
+	if (r.pf == NFPROTO_IPV4_) {
+		int type = route_type4(rj->rtnl, rec->data + 16);
+
+		if (type == RTN_BROADCAST || type == RTN_MULTICAST)
+			return 0;
+	}
 	/* icmpv4/v6_xrlim_allow(): replies to ourselves are not limited */
 	if (r.proto != 6 && rec->hook != HOOK_LOCAL_OUT && !xrlim_allow(rj, &r))
 		return 0;
-	if (sockets(rj) || send_reply(rj, &r))
+	if (send_reply(rj, &r))
 		rj->lost++;
 	else
 		rj->sent++;
@@ -638,7 +846,8 @@ struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd)
 	if (!rj)
 		return NULL;
 	for (i = 0; i < 4; i++)
-		rj->fd[i] = -1;
+		rj->fd[i] = rj->sysctl[i] = -1;
+	rj->rtnl = -1;
 	rj->ns_fd = ns_fd >= 0 ? fcntl(ns_fd, F_DUPFD_CLOEXEC, 3) : -1;
 	if (ns_fd >= 0 && rj->ns_fd < 0)
 		goto out_free;
@@ -667,9 +876,14 @@ void dp_reject_free(struct dp_reject *rj)
 
 	if (!rj)
 		return;
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
 		if (rj->fd[i] >= 0)
 			close(rj->fd[i]);
+		if (rj->sysctl[i] >= 0)
+			close(rj->sysctl[i]);
+	}
+	if (rj->rtnl >= 0)
+		close(rj->rtnl);
 	close(rj->map_fd);
 	if (rj->ns_fd >= 0)
 		close(rj->ns_fd);

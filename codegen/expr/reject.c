@@ -94,7 +94,22 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 	copy_field(p, BPF_W, R6, PKT_OFF(mark), REC(mark));
 	copy_field(p, BPF_W, R6, PKT_OFF(iif), REC(iif));
 	copy_field(p, BPF_W, R6, PKT_OFF(oif), REC(oif));
-	/* 3. packet bytes: bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
+	/* 3. rec->csum = KNOWN | skb->ip_summed | skb->csum_valid << 2 */
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(csum), 0));
+	if (env->off.skb_ip_summed >= 0 && env->off.skb_csum_valid >= 0) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R2, env->off.skb_ip_summed));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, env->off.ip_summed_shift));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 3));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R2, env->off.skb_csum_valid));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R3, env->off.csum_valid_shift));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R3, 2));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R1, R3));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, REJECT_CSUM_KNOWN));
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R9, R1, REC(csum)));
+	}
+	/* 4. packet bytes: bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
 	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, REC(caplen), 0));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
 	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
@@ -119,7 +134,7 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_submit);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
 	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, REC(caplen)));
-	/* 4. bpf_ringbuf_submit(rec, 0) */
+	/* 5. bpf_ringbuf_submit(rec, 0) */
 	codegen_label_bind(p, l_submit);
 	codegen_emit(p, INSN_MOV64_REG(R1, R9));
 	codegen_emit(p, INSN_MOV64_IMM(R2, 0));

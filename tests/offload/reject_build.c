@@ -238,3 +238,38 @@ Test(reject_build, truncated_packets_get_no_rst)
 	rec.len = 30;
 	cr_assert_eq(offload_reject_build(&rec, &r), 0);
 }
+
+/*
+ * nf_ip_checksum()/nf_ip6_checksum(): a CHECKSUM_NONE packet with a bad
+ * checksum gets no RST and no ICMP error; one the device vouched for
+ * (CHECKSUM_UNNECESSARY) does; a UDP checksum of 0 is not checked
+ */
+Test(reject_build, bad_checksums_only_when_the_kernel_checks)
+{
+	MK(rst4_ack_data, 2, REJECT_TCP_RST, 0);
+	rec.csum = REJECT_CSUM_KNOWN;	/* CHECKSUM_NONE */
+	SAME(rst4_ack_data);
+	rec.data[45] ^= 1;	/* the payload */
+	cr_assert_eq(offload_reject_build(&rec, &r), 0);
+	rec.csum = REJECT_CSUM_KNOWN | 1;	/* CHECKSUM_UNNECESSARY */
+	cr_assert_eq(offload_reject_build(&rec, &r), 1);
+
+	MK(unreach6_icmpx_host, 10, REJECT_ICMPX_UNREACH, REJECT_ICMPX_HOST_UNREACH);
+	rec.csum = REJECT_CSUM_KNOWN;
+	SAME(unreach6_icmpx_host);
+	rec.data[50] ^= 1;
+	cr_assert_eq(offload_reject_build(&rec, &r), 0);
+	rec.csum = REJECT_CSUM_KNOWN | 4;	/* csum_valid */
+	cr_assert_eq(offload_reject_build(&rec, &r), 1);
+	MK(rst6_syn, 10, REJECT_TCP_RST, 0);
+	rec.csum = REJECT_CSUM_KNOWN;
+	rec.data[43] ^= 1;	/* the source port */
+	cr_assert_eq(offload_reject_build(&rec, &r), 0);
+
+	MK(unreach4_icmpx_host, 2, REJECT_ICMPX_UNREACH, REJECT_ICMPX_HOST_UNREACH);
+	rec.csum = REJECT_CSUM_KNOWN;
+	rec.data[30] ^= 1;
+	cr_assert_eq(offload_reject_build(&rec, &r), 0);
+	rec.data[26] = rec.data[27] = 0;	/* UDP checksum 0: none */
+	cr_assert_eq(offload_reject_build(&rec, &r), 1);
+}
