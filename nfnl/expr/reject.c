@@ -39,6 +39,14 @@ static uint32_t reject_hooks(uint8_t family)
 	return m;
 }
 
+/* nft_chain_validate_hooks(): EOPNOTSUPP outside the family's hooks */
+static int reject_validate(const void *p, uint8_t family, uint32_t hooknum)
+{
+	(void)p;
+	return hooknum < 32 && (reject_hooks(family) & H(hooknum)) ? 0 :
+								    -EOPNOTSUPP;
+}
+
 /*
  * nft_reject_init(): the type is mandatory; an ICMP type needs a code, an
  * icmpx code is at most NFT_REJECT_ICMPX_MAX. In a base chain of a hook
@@ -73,9 +81,9 @@ static int reject_parse(const struct nfnl_expr_ctx *ctx, void *p,
 	default:
 		return -EINVAL;
 	}
-	if (ctx->chain && ctx->chain->base &&
-	    !(reject_hooks(priv->family) & H(ctx->chain->base->hooknum)))
-		return -EOPNOTSUPP;
+	if (ctx->chain && ctx->chain->base)
+		return reject_validate(priv, priv->family,
+				       ctx->chain->base->hooknum);
 	return 0;
 }
 
@@ -95,4 +103,5 @@ const struct nfnl_expr_ops nfnl_expr_reject = {
 	.policy = reject_policy,
 	.parse = reject_parse,
 	.dump = reject_dump,
+	.validate = reject_validate,
 };
