@@ -2576,6 +2576,16 @@ int offload_log_read(struct net *net,
 	return dp_log_consume(dp->log, fn, arg);
 }
 
+int offload_reject_stats(struct net *net, uint64_t *sent, uint64_t *lost)
+{
+	struct dataplane *dp = net->dataplane;
+
+	if (!dp)
+		return -ENOENT;
+	dp_reject_stats(dp->reject, sent, lost);
+	return 0;
+}
+
 int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf)
 {
 	struct dataplane *dp = net->dataplane;

@@ -145,6 +145,9 @@ void dp_reject_free(struct dp_reject *rj);
 void dp_reject_stats(const struct dp_reject *rj, uint64_t *sent,
 		     uint64_t *lost);
 
+/** offload_reject_stats - dp_reject_stats() of @net (-ENOENT: none) */
+int offload_reject_stats(struct net *net, uint64_t *sent, uint64_t *lost);
+
 /**
  * struct reject_reply - the reply offload_reject_build() makes
  * @pf: NFPROTO_IPV4 or NFPROTO_IPV6
