@@ -155,7 +155,7 @@ int offload_reject_stats(struct net *net, uint64_t *sent, uint64_t *lost);
  * @tos: IPv4 TOS of the reply
  * @src_fixed: @src is the reply's source (RST); else it is the source only
  *	       if it is one of the namespace's addresses (ICMP errors)
- * @scope: ifindex for a link-local IPv6 @dst (0: none)
+ * @scope: ifindex for a link-local IPv6 @dst or @src (0: none)
  * @src: source address (4 or 16 bytes)
  * @dst: destination address
  * @len: bytes of @msg

@@ -440,7 +440,9 @@ static int build6(const struct codegen_reject_rec *rec, uint8_t type,
 	r->pf = NFPROTO_IPV6_;
 	memcpy(r->src, ih + 24, 16);
 	memcpy(r->dst, ih + 8, 16);
-	r->scope = ip6_linklocal(r->dst) ? (rec->iif ? rec->iif : rec->oif) : 0;
+	/* a link-local peer or source: the reply stays on the packet's link */
+	r->scope = ip6_linklocal(r->dst) || ip6_linklocal(r->src) ?
+		   (rec->iif ? rec->iif : rec->oif) : 0;
 	thoff = ip6_skip(ih, rec->caplen, &proto, &frag);
 	if (type == REJECT_TCP_RST) {
 		/* nf_send_reset6(): both addresses unicast */
@@ -740,7 +742,7 @@ static int send_reply(struct dp_reject *rj, const struct reject_reply *r)
 
 		memset(&cb, 0, sizeof(cb));
 		if (with_src && v6) {
-			struct in6_pktinfo pi = { .ipi6_ifindex = 0 };
+			struct in6_pktinfo pi = { .ipi6_ifindex = r->scope };
 
 			memcpy(&pi.ipi6_addr, r->src, 16);
 			clen += put_cmsg(cb.buf + clen, SOL_IPV6, IPV6_PKTINFO,

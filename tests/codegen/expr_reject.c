@@ -151,3 +151,21 @@ Test(expr_reject, bridge_and_netdev_tables_are_refused)
 	cr_assert_str_eq(err.msg, "reject in a bridge or netdev table is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 }
+
+/* the verdict never depends on the daemon: with nobody draining the ring
+ * (about 200 records), every packet is still dropped */
+Test(expr_reject, full_ring_still_drops)
+{
+	struct tm_rb rb = { 0 };
+	int i, n;
+
+	tm_reject(&rb, 2, REJECT_ICMP_UNREACH, 3);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	for (i = 0; i < 400; i++)
+		cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, plen), NF_DROP,
+			     "packet %d", i);
+	n = drain();
+	cr_assert_gt(n, 100);
+	cr_assert_lt(n, 400, "the ring is bounded: %d records", n);
+}
