@@ -42,8 +42,9 @@
  *   host-wide icmp_msgs_per_sec bucket is not shared with the kernel's;
  *   replies to the host itself (OUTPUT) are not limited, as loopback is
  *   not;
- * - IPv4 options are not echoed into ICMP errors; fwmark_reflect is not
- *   applied (the reply has mark 0);
+ * - IPv4 options are not echoed into ICMP errors; fwmark_reflect and
+ *   icmp_errors_use_inbound_ifaddr are not applied (the reply has mark 0,
+ *   a forwarded packet's error the routing's source address);
  * - "is the destination local/broadcast" is decided from the addresses,
  *   pkt_type, an RTM_GETROUTE of the destination (IPv4) and the kernel's
  *   refusal of a foreign source, not from skb_rtable(skb)->rt_flags.
