@@ -300,8 +300,61 @@ struct codegen_env {
 		int16_t tup_src_u3, tup_src_u, tup_l3num;
 		int16_t tup_dst_u3, tup_dst_u, tup_protonum;
 		int16_t dev_hard_header_len, skb_vlan_all;
+		/* bytes holding the ip_summed and csum_valid bitfields (-1:
+		 * not found) and their shifts */
+		int16_t skb_ip_summed, skb_csum_valid;
+		uint8_t ip_summed_shift, csum_valid_shift;
 	} off;
 	int log_fd;
+	int reject_fd;
+};
+
+/*
+ * Reject records (reject expression, xt REJECT). A netfilter program
+ * cannot send, so the program drops the packet and fills one record in the
+ * ring buffer env->reject_fd with what nf_reject_ipv4/ipv6 read from it;
+ * nfbpfd builds the TCP reset or ICMP error and sends it from the packet's
+ * namespace (offload/reject.c). A full ring buffer loses the reply, never
+ * the drop.
+ */
+#define REJECT_CSUM_KNOWN	0x80
+#define REJECT_REC_DATA	1232	/* IPV6_MIN_MTU - ipv6hdr - icmp6hdr: the
+				 * longest quote an ICMP error carries */
+
+/**
+ * struct codegen_reject_rec - one reject record in the ring buffer
+ * @type: REJECT_ICMP_UNREACH, REJECT_TCP_RST, REJECT_ICMPX_UNREACH
+ * @code: ICMP/ICMPv6 code or icmpx code (per @type)
+ * @hook: nf_hook_state.hook
+ * @pf: NFPROTO_IPV4/IPV6 of the packet
+ * @family: NFPROTO_* of the rule's table (ip/ip6 ignore icmpx)
+ * @pkttype: skb->pkt_type (valid with PKT_PKTTYPE in @pktflags)
+ * @pktflags: struct codegen_pkt.flags
+ * @csum: REJECT_CSUM_KNOWN | skb->ip_summed | skb->csum_valid << 2 (0 if
+ *	  this kernel's BTF lacks them: checksums count as verified)
+ * @caplen: bytes of @data copied (min(@len, REJECT_REC_DATA))
+ * @len: skb->len (from the network header)
+ * @mark: skb->mark
+ * @iif: input ifindex (0: none)
+ * @oif: output ifindex (0: none)
+ * @data: @caplen bytes from the network header
+ */
+struct codegen_reject_rec {
+	uint8_t type;
+	uint8_t code;
+	uint8_t hook;
+	uint8_t pf;
+	uint8_t family;
+	uint8_t pkttype;
+	uint8_t pktflags;
+	uint8_t csum;
+	uint16_t caplen;
+	uint16_t pad2;
+	uint32_t len;
+	uint32_t mark;
+	uint32_t iif;
+	uint32_t oif;
+	uint8_t data[REJECT_REC_DATA];
 };
 
 /*
@@ -548,6 +601,7 @@ extern const struct codegen_expr_ops codegen_expr_match;
 extern const struct codegen_expr_ops codegen_expr_target;
 extern const struct codegen_expr_ops codegen_expr_limit;
 extern const struct codegen_expr_ops codegen_expr_quota;
+extern const struct codegen_expr_ops codegen_expr_reject;
 
 /* --- named objects (codegen/expr/objref.c) --- */
 
@@ -656,6 +710,14 @@ void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,
  */
 void codegen_emit_log_record(struct codegen_prog *p,
 			     const struct codegen_expr_ctx *ec);
+
+/*
+ * codegen_emit_reject_record - fill a reject record from the rule's
+ * constants (u8 type, u8 code, u8 family, u8 pad at r7 + ec->cbase) and
+ * the packet (clobbers r0-r5, r9)
+ */
+void codegen_emit_reject_record(struct codegen_prog *p,
+				const struct codegen_expr_ctx *ec);
 /*
  * r0 = bpf_dynptr_slice() of @len packet bytes at offset r2 from
  * skb->data (into the shape frame's buffer if not linear); if that fails

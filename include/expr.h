@@ -44,6 +44,7 @@ enum expr_type {
 	EXPR_TARGET,
 	EXPR_LIMIT,
 	EXPR_QUOTA,
+	EXPR_REJECT,
 	__EXPR_MAX
 };
 

@@ -44,6 +44,10 @@ struct nfnl_expr_ctx {
  *	  model's private data that @dump then writes, as the kernel dumps the
  *	  running state; leaves @priv as it is if the dataplane has none
  * @dump: append the attributes of NFTA_EXPR_DATA, as the kernel's ->dump()
+ * @validate: optional: may @priv run in a chain reached from a base chain
+ *	      of @family at @hooknum? 0 or -errno (the kernel's ->validate(),
+ *	      run on the rule's own base chain at parse and on every base
+ *	      chain that reaches it by jumps at table validation)
  */
 struct nfnl_expr_ops {
 	enum expr_type type;
@@ -55,6 +59,7 @@ struct nfnl_expr_ops {
 		     const struct nlattr **tb);
 	void (*live)(struct net *net, void *priv);
 	void (*dump)(struct nfnl_buf *b, const void *priv);
+	int (*validate)(const void *priv, uint8_t family, uint32_t hooknum);
 };
 
 extern const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX];

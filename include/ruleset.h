@@ -122,6 +122,8 @@ struct basechain {
  * @bound: NFT_CHAIN_BINDING chain already bound to a rule
  * @vepoch: jump validation pass that last reached this chain
  * @vlevel: deepest jump level it was found valid at in that pass
+ * @vhooks: hooks (1 << hooknum) of the base chains it was found valid
+ *	    from in that pass (expressions restricted to some hooks)
  */
 struct chain {
 	struct list_head list;
@@ -138,6 +140,7 @@ struct chain {
 	bool bound;
 	uint32_t vepoch;
 	uint8_t vlevel;
+	uint8_t vhooks;
 };
 
 /**

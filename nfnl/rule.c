@@ -128,12 +128,12 @@ static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
  * chain must sit less than NFT_JUMP_STACK_SIZE jumps deep; a loop is an
  * unbounded depth, so it fails the same way (-EMLINK), as on the kernel.
  */
-static int validate_chain(struct chain *c, uint8_t mask, unsigned int level,
-			  uint32_t epoch);
+static int validate_chain(struct chain *c, uint8_t mask, uint32_t hook,
+			  unsigned int level, uint32_t epoch);
 
 /* validate_vmap - the jumps of a verdict map's elements count as the rule's */
-static int validate_vmap(const struct set *s, uint8_t mask, unsigned int level,
-			 uint32_t epoch)
+static int validate_vmap(const struct set *s, uint8_t mask, uint32_t hook,
+			 unsigned int level, uint32_t epoch)
 {
 	const struct set_elem *el;
 	int err;
@@ -141,23 +141,30 @@ static int validate_vmap(const struct set *s, uint8_t mask, unsigned int level,
 	list_for_each_entry(el, &s->elems, list) {
 		if (!active(el->genmask, mask) || !el->verdict.chain)
 			continue;
-		err = validate_chain(el->verdict.chain, mask, level + 1, epoch);
+		err = validate_chain(el->verdict.chain, mask, hook, level + 1,
+				     epoch);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int validate_chain(struct chain *c, uint8_t mask, unsigned int level,
-			  uint32_t epoch)
+/*
+ * ... and every expression with a ->validate() must accept the hook of
+ * the base chain it is reached from (nft_reject_validate() and friends),
+ * which the kernel checks on the same walk.
+ */
+static int validate_chain(struct chain *c, uint8_t mask, uint32_t hook,
+			  unsigned int level, uint32_t epoch)
 {
+	uint8_t hbit = hook < 8 ? (uint8_t)(1u << hook) : 0;
 	const struct rule *r;
 	const struct expr *e;
 	int err;
 
 	if (level == JUMP_STACK_SIZE)
 		return -EMLINK;
-	if (c->vepoch == epoch && level <= c->vlevel)
+	if (c->vepoch == epoch && level <= c->vlevel && (c->vhooks & hbit))
 		return 0;	/* already valid at this depth or deeper */
 	list_for_each_entry(r, &c->rules, list) {
 		if (!active(r->genmask, mask))
@@ -166,21 +173,34 @@ static int validate_chain(struct chain *c, uint8_t mask, unsigned int level,
 			const struct expr_immediate *im = expr_priv(e);
 			const struct expr_lookup *lk = expr_priv(e);
 
+			const struct nfnl_expr_ops *ops = e->type < __EXPR_MAX ?
+							  nfnl_expr_ops[e->type] : NULL;
+
 			if (e->type == EXPR_LOOKUP && lk->has_dreg &&
 			    lk->set->dtype == NFT_DATA_VERDICT)
-				err = validate_vmap(lk->set, mask, level, epoch);
+				err = validate_vmap(lk->set, mask, hook, level,
+						    epoch);
 			else if (e->type == EXPR_IMMEDIATE && im->dreg == REG_VERDICT &&
 				 im->verdict.chain)
-				err = validate_chain(im->verdict.chain, mask,
+				err = validate_chain(im->verdict.chain, mask, hook,
 						     level + 1, epoch);
+			else if (ops && ops->validate)
+				err = ops->validate(expr_priv(e), c->table->family,
+						    hook);
 			else
 				err = 0;
 			if (err)
 				return err;
 		}
 	}
-	c->vepoch = epoch;
-	c->vlevel = level;
+	if (c->vepoch != epoch) {
+		c->vepoch = epoch;
+		c->vlevel = 0;
+		c->vhooks = 0;
+	}
+	if (level > c->vlevel)
+		c->vlevel = level;
+	c->vhooks |= hbit;
 	return 0;
 }
 
@@ -195,7 +215,7 @@ int nfnl_table_validate(struct nfnl_ctx *ctx, struct table *t)
 	list_for_each_entry(c, &t->chains, list) {
 		if (!c->base || !active(c->genmask, mask))
 			continue;
-		err = validate_chain(c, mask, 0, epoch);
+		err = validate_chain(c, mask, c->base->hooknum, 0, epoch);
 		if (err) {
 			ctx->tx->validate_errs++;
 			return err;
@@ -204,11 +224,21 @@ int nfnl_table_validate(struct nfnl_ctx *ctx, struct table *t)
 	return 0;
 }
 
-static bool has_jump(const struct rule *r)
+/*
+ * needs_validate - can @r make the table invalid? A jump can; so can an
+ * expression restricted to some hooks in a chain that is not a base chain
+ * (in a base chain its parse checked the hook already)
+ */
+static bool needs_validate(const struct chain *c, const struct rule *r)
 {
 	const struct expr *e;
 
 	rule_for_each_expr(e, r) {
+		const struct nfnl_expr_ops *ops = e->type < __EXPR_MAX ?
+						  nfnl_expr_ops[e->type] : NULL;
+
+		if (!c->base && ops && ops->validate)
+			return true;
 		const struct expr_immediate *im = expr_priv(e);
 		const struct expr_lookup *lk = expr_priv(e);
 
@@ -431,8 +461,9 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		old ? list_add(&r->list, &old->list) : list_add_tail(&r->list, &c->rules);
 	else
 		old ? list_add_tail(&r->list, &old->list) : list_add(&r->list, &c->rules);
-	/* only a jump can make the table invalid: validate then, not always */
-	if (has_jump(r)) {
+	/* only a jump or a hook-restricted expression can make the table
+	 * invalid: validate then, not always */
+	if (needs_validate(c, r)) {
 		err = nfnl_table_validate(ctx, t);
 		if (err)
 			return err;	/* the record is undone by the abort */

@@ -242,6 +242,19 @@ int offload_btf_env(struct codegen_env *env)
 	env->off.skb_pkt_type = (int16_t)(bits / 8);
 	env->off.pkt_type_shift = bits % 8;	/* little endian bit order */
 	env->off.pkt_type_mask = (1u << bitsize) - 1;
+	/* ip_summed (2 bits) and csum_valid (1): the reject records say
+	 * whether the kernel would verify the checksum; -1 = not known */
+	env->off.skb_ip_summed = env->off.skb_csum_valid = -1;
+	if (!member_bits(btf__type_by_id(vmlinux, id), "ip_summed", &bits,
+			 &bitsize, NULL) && bitsize == 2 && (bits % 8) + 2 <= 8) {
+		env->off.skb_ip_summed = (int16_t)(bits / 8);
+		env->off.ip_summed_shift = bits % 8;
+	}
+	if (!member_bits(btf__type_by_id(vmlinux, id), "csum_valid", &bits,
+			 &bitsize, NULL) && bitsize == 1) {
+		env->off.skb_csum_valid = (int16_t)(bits / 8);
+		env->off.csum_valid_shift = bits % 8;
+	}
 
 	id = btf__find_by_name_kind(vmlinux, "bpf_dynptr_from_skb", BTF_KIND_FUNC);
 	if (id < 0)

@@ -316,6 +316,7 @@ struct dataplane {
 	uint32_t ct_users;	/* conntrack users live (see ct_users()) */
 	uint32_t ct_next;	/* ... in the generation being prepared */
 	struct dp_log *log;
+	struct dp_reject *reject;
 	uint64_t grace;		/* grace period ticket of the last flip */
 	/* named objects: records (id = index + 1), free ids, quota words
 	 * to write at publish */
@@ -621,6 +622,7 @@ static void dp_free(struct dataplane *dp)
 	free(dp->chain_rules);
 	dp_sets_free(dp->sets, &dp->env);
 	dp_log_free(dp->log);
+	dp_reject_free(dp->reject);
 	if (dp->rules_mem)
 		munmap(dp->rules_mem, dp->rules_len);
 	if (dp->old.rules_mem)
@@ -739,6 +741,12 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	if (!dp->log) {
 		ret = -ENOMEM;
 		err->msg = "cannot create the nfbpf log ring buffer";
+		goto out_free;
+	}
+	dp->reject = dp_reject_new(dp->log, net->ns_fd, &dp->env.reject_fd);
+	if (!dp->reject) {
+		ret = -ENOMEM;
+		err->msg = "cannot create the nfbpf reject ring buffer";
 		goto out_free;
 	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
@@ -2840,6 +2848,16 @@ int offload_log_read(struct net *net,
 	if (!dp)
 		return -ENOENT;
 	return dp_log_consume(dp->log, fn, arg);
+}
+
+int offload_reject_stats(struct net *net, uint64_t *sent, uint64_t *lost)
+{
+	struct dataplane *dp = net->dataplane;
+
+	if (!dp)
+		return -ENOENT;
+	dp_reject_stats(dp->reject, sent, lost);
+	return 0;
 }
 
 int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf)

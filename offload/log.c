@@ -234,6 +234,12 @@ int dp_log_rule(struct dp_log *lg, struct rule *rule)
 	return 0;
 }
 
+int dp_log_add_ring(struct dp_log *lg, int map_fd,
+		    int (*fn)(void *ctx, void *data, size_t size), void *ctx)
+{
+	return ring_buffer__add(lg->rb, map_fd, fn, ctx);
+}
+
 int dp_log_consume(struct dp_log *lg,
 		   void (*fn)(void *arg, const struct codegen_log_rec *rec,
 			      const char *prefix, bool allowed),

@@ -123,6 +123,64 @@ int dp_log_consume(struct dp_log *lg,
 		   void (*fn)(void *arg, const struct codegen_log_rec *rec,
 			      const char *prefix, bool allowed),
 		   void *arg);
+/*
+ * dp_log_add_ring - have dp_log_consume() (and so dataplane_log_poll())
+ * also drain ring buffer @map_fd, handing each record to @fn(@ctx, ...)
+ * (0 or -errno)
+ */
+int dp_log_add_ring(struct dp_log *lg, int map_fd,
+		    int (*fn)(void *ctx, void *data, size_t size), void *ctx);
+
+/*
+ * reject.c - reject records (reject expression, xt REJECT): see the
+ * design note there. dp_reject_new() makes the ring buffer of a namespace
+ * (its fd into *@map_fd, owned by the dp_reject) drained with @lg's;
+ * each record is answered in the namespace of @ns_fd (dup'ed).
+ */
+struct dp_reject;
+struct codegen_reject_rec;
+struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd);
+void dp_reject_free(struct dp_reject *rj);
+/* dp_reject_stats - replies sent and replies lost to socket errors */
+void dp_reject_stats(const struct dp_reject *rj, uint64_t *sent,
+		     uint64_t *lost);
+
+/** offload_reject_stats - dp_reject_stats() of @net (-ENOENT: none) */
+int offload_reject_stats(struct net *net, uint64_t *sent, uint64_t *lost);
+
+/**
+ * struct reject_reply - the reply offload_reject_build() makes
+ * @pf: NFPROTO_IPV4 or NFPROTO_IPV6
+ * @proto: IPPROTO_TCP, IPPROTO_ICMP or IPPROTO_ICMPV6
+ * @tos: IPv4 TOS of the reply
+ * @src_fixed: @src is the reply's source (RST); else it is the source only
+ *	       if it is one of the namespace's addresses (ICMP errors)
+ * @scope: ifindex for a link-local IPv6 @dst or @src (0: none)
+ * @src: source address (4 or 16 bytes)
+ * @dst: destination address
+ * @len: bytes of @msg
+ * @msg: the transport header (with its checksum) and the ICMP quote
+ */
+struct reject_reply {
+	uint8_t pf;
+	uint8_t proto;
+	uint8_t tos;
+	bool src_fixed;
+	uint32_t scope;
+	uint8_t src[16];
+	uint8_t dst[16];
+	uint16_t len;
+	uint8_t msg[8 + REJECT_REC_DATA];
+};
+
+/**
+ * offload_reject_build - the reply the kernel would send for @rec
+ * (nf_send_reset*(), nf_send_unreach*(): icmp_send(), icmp6_send())
+ * Return: 1 with @r filled, 0 if the kernel sends nothing.
+ */
+int offload_reject_build(const struct codegen_reject_rec *rec,
+			 struct reject_reply *r);
+
 /** offload_log_read - dp_log_consume() on @net's dataplane (-ENOENT: none) */
 int offload_log_read(struct net *net,
 		     void (*fn)(void *arg, const struct codegen_log_rec *rec,

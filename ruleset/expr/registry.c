@@ -9,7 +9,7 @@ extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
 	ruleset_expr_exthdr, ruleset_expr_log, ruleset_expr_numgen,
 	ruleset_expr_hash, ruleset_expr_objref, ruleset_expr_match,
 	ruleset_expr_target,
-	ruleset_expr_limit, ruleset_expr_quota;
+	ruleset_expr_limit, ruleset_expr_quota, ruleset_expr_reject;
 
 const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
@@ -31,4 +31,5 @@ const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_TARGET] = &ruleset_expr_target,
 	[EXPR_LIMIT] = &ruleset_expr_limit,
 	[EXPR_QUOTA] = &ruleset_expr_quota,
+	[EXPR_REJECT] = &ruleset_expr_reject,
 };

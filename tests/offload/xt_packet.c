@@ -281,11 +281,11 @@ Test(xt_packet, untranslated_match_and_targets_are_refused)
 
 	memset(&rb, 0, sizeof(rb));
 	x = tm_add(&rb, EXPR_TARGET, sizeof(struct expr_xt) + 8);
-	strcpy(x->name, "REJECT");
+	strcpy(x->name, "NFQUEUE");
 	x->len = 8;
 	r = tm_rule_new(out, &rb);
 	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "xt target 'REJECT' is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "xt target 'NFQUEUE' is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 }
 
@@ -606,4 +606,85 @@ Test(xt_packet, log_target_then_drop)
 	cr_assert_eq(g.rec.hook, HOOK_OUT);
 	cr_assert_eq(g.rec.pf, 2);
 	cr_assert_eq(g.rec.len, 33);
+}
+
+/* REJECT target: the packet is dropped, nfbpfd's reply reaches the sender */
+static void reject_rule(const char *match, uint16_t dport, uint32_t with)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *m = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 16);
+	struct expr_xt *x;
+	struct dp_error err = { 0 };
+
+	strcpy(m->name, match);
+	m->family = 2;
+	m->len = 16;
+	ports(m->info, 0, 0xffff, dport, dport);
+	x = tm_add(&rb, EXPR_TARGET, sizeof(struct expr_xt) + 8);
+	strcpy(x->name, "REJECT");
+	x->family = 2;
+	x->len = 8;
+	memcpy(x->info, &with, sizeof(with));
+	tm_rule(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, list_last_entry(&out->rules,
+					  struct rule, list), &err), 0,
+		     "%s", err.msg ? err.msg : "");
+	tm_commit_ok(&net);
+}
+
+static void no_log(void *arg, const struct codegen_log_rec *rec,
+		   const char *prefix, bool allowed)
+{
+	(void)arg;
+	(void)rec;
+	(void)prefix;
+	(void)allowed;
+}
+
+/* wait (at most 2 s) for @events or an error on @s: the revents, 0 if none */
+static short wait_event(int s, short events)
+{
+	struct pollfd pfd = { .fd = s, .events = events };
+
+	return poll(&pfd, 1, 2000) == 1 ? pfd.revents : 0;
+}
+
+Test(xt_packet, reject_target_port_unreachable)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(53),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0), one = 1, err = 0;
+	socklen_t len = sizeof(err);
+
+	/* -p udp --dport 53 -j REJECT (IPT_ICMP_PORT_UNREACHABLE) */
+	reject_rule("udp", 53, 3);
+	cr_assert_eq(setsockopt(s, SOL_IP, IP_RECVERR, &one, sizeof(one)), 0);
+	cr_assert_eq(connect(s, (void *)&a, sizeof(a)), 0);
+	cr_assert_eq(send(s, "x", 1, 0), -1, "dropped at output");
+	cr_assert_eq(errno, EPERM);
+	cr_assert_geq(offload_log_read(&net, no_log, NULL), 1, "one record");
+	cr_assert(wait_event(s, 0) & POLLERR, "the ICMP error arrived");
+	getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len);
+	cr_assert_eq(err, ECONNREFUSED);
+	close(s);
+}
+
+Test(xt_packet, reject_target_tcp_reset)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(9),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int l = listener(SOCK_STREAM, 9);
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), err = 0;
+	socklen_t len = sizeof(err);
+
+	/* -p tcp --dport 9 -j REJECT --reject-with tcp-reset */
+	reject_rule("tcp", 9, 9);
+	cr_assert_eq(connect(s, (void *)&a, sizeof(a)), -1);
+	cr_assert_eq(errno, EINPROGRESS);
+	cr_assert_geq(offload_log_read(&net, no_log, NULL), 1, "one record");
+	cr_assert(wait_event(s, POLLOUT) & (POLLERR | POLLHUP), "the RST arrived");
+	getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len);
+	cr_assert_eq(err, ECONNREFUSED);
+	close(s);
+	close(l);
 }

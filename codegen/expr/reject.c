@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reject.c - drop the packet and have it answered (nft_reject*.c): the
+ * program fills a struct codegen_reject_rec in the namespace's reject ring
+ * buffer and the verdict is NF_DROP, whatever happens to the record (a full
+ * ring buffer loses the reply, never the drop). nfbpfd builds and sends
+ * the TCP reset or ICMP error from the record (offload/reject.c, where the
+ * design is described). Type, code and table family are rule constants:
+ * every reject rule shares one shape.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "codegen/insn.h"
+#include "expr/reject.h"
+
+#define REC(f)	((int16_t)offsetof(struct codegen_reject_rec, f))
+#define NFPROTO_IPV4_	2
+#define NFPROTO_IPV6_	10
+#define NFPROTO_INET_	1
+
+static int reject_check(const struct expr *e, struct dp_error *err)
+{
+	const struct expr_reject *r = expr_priv(e);
+
+	if (r->family != NFPROTO_IPV4_ && r->family != NFPROTO_IPV6_ &&
+	    r->family != NFPROTO_INET_) {
+		err->msg = "reject in a bridge or netdev table is not supported by the nfbpf dataplane yet";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static uint32_t reject_const_size(const struct expr *e)
+{
+	(void)e;
+	return 4;	/* type, code, family, pad */
+}
+
+static void reject_shape(const struct expr *e, struct codegen_key *k)
+{
+	(void)e;
+	(void)k;
+}
+
+static void reject_consts(const struct expr *e, uint8_t *dst,
+			  const struct codegen_consts_ctx *cc)
+{
+	const struct expr_reject *r = expr_priv(e);
+
+	(void)cc;
+	dst[0] = r->type;
+	dst[1] = r->icmp_code;
+	dst[2] = r->family;
+	dst[3] = 0;
+}
+
+/* rec->@dst = *(size *)(@src + @off) through r1 */
+static void copy_field(struct codegen_prog *p, int size, int src, int16_t off,
+		       int16_t dst)
+{
+	codegen_emit(p, INSN_LDX_MEM(size, R1, src, off));
+	codegen_emit(p, INSN_STX_MEM(size, R9, R1, dst));
+}
+
+void codegen_emit_reject_record(struct codegen_prog *p,
+				const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_out = codegen_label_new(p), l_cap = codegen_label_new(p);
+	uint32_t l_submit = codegen_label_new(p);
+
+	/* r0 = bpf_ringbuf_reserve(reject, sizeof(rec), 0); if !r0 goto out */
+	codegen_emit_ld_map(p, R1, env->reject_fd);
+	codegen_emit(p, INSN_MOV64_IMM(R2, sizeof(struct codegen_reject_rec)));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_reserve));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	/* 1. rule constants: type, code, family */
+	copy_field(p, BPF_B, R7, ec->cbase, REC(type));
+	copy_field(p, BPF_B, R7, ec->cbase + 1, REC(code));
+	copy_field(p, BPF_B, R7, ec->cbase + 2, REC(family));
+	/* 2. packet info: rec->hook = ctx->state->hook; pf, len, mark, devices */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
+	copy_field(p, BPF_B, R2, env->off.st_hook, REC(hook));
+	copy_field(p, BPF_B, R6, PKT_OFF(nfproto), REC(pf));
+	copy_field(p, BPF_B, R6, PKT_OFF(pkttype), REC(pkttype));
+	copy_field(p, BPF_B, R6, PKT_OFF(flags), REC(pktflags));
+	copy_field(p, BPF_W, R6, PKT_OFF(len), REC(len));
+	copy_field(p, BPF_W, R6, PKT_OFF(mark), REC(mark));
+	copy_field(p, BPF_W, R6, PKT_OFF(iif), REC(iif));
+	copy_field(p, BPF_W, R6, PKT_OFF(oif), REC(oif));
+	/* 3. rec->csum = KNOWN | skb->ip_summed | skb->csum_valid << 2 */
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(csum), 0));
+	if (env->off.skb_ip_summed >= 0 && env->off.skb_csum_valid >= 0) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R2, env->off.skb_ip_summed));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, env->off.ip_summed_shift));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 3));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R2, env->off.skb_csum_valid));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R3, env->off.csum_valid_shift));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R3, 2));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R1, R3));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, REJECT_CSUM_KNOWN));
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R9, R1, REC(csum)));
+	}
+	/* 4. packet bytes: bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
+	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, REC(caplen), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+	/* r2 = min(pkt.len, REJECT_REC_DATA), kept at SHAPE_KEY_OFF */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R2, REJECT_REC_DATA, 0), l_cap);
+	codegen_emit(p, INSN_MOV64_IMM(R2, REJECT_REC_DATA));
+	codegen_label_bind(p, l_cap);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R2, SHAPE_KEY_OFF));
+	/* r0 = bpf_dynptr_read(rec->data, r2, &dynptr, 0, 0) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(data)));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+	codegen_emit(p, INSN_MOV64_IMM(R5, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_read));
+	/* if r0 == 0: rec->caplen = r2 */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_submit);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, REC(caplen)));
+	/* 5. bpf_ringbuf_submit(rec, 0) */
+	codegen_label_bind(p, l_submit);
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_submit));
+	codegen_label_bind(p, l_out);
+}
+
+static void reject_emit(struct codegen_prog *p, const struct expr *e,
+			const struct codegen_expr_ctx *ec)
+{
+	(void)e;
+	codegen_emit_reject_record(p, ec);
+	/* regs->verdict.code = NF_DROP; stop the rule */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
+	codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
+}
+
+const struct codegen_expr_ops codegen_expr_reject = {
+	.name = "reject",
+	.check = reject_check,
+	.const_size = reject_const_size,
+	.shape = reject_shape,
+	.consts = reject_consts,
+	.emit = reject_emit,
+};
