@@ -23,6 +23,7 @@
 #include <criterion/criterion.h>
 
 #include "ruleset.h"
+#include "ruleset_api.h"
 #include "dataplane.h"
 #include "expr/bitwise.h"
 #include "expr/byteorder.h"
@@ -355,6 +356,7 @@ static inline struct rule *tm_rule_new(struct chain *c, struct tm_rb *rb)
 	struct rule *r = calloc(1, sizeof(*r));
 
 	r->chain = c;
+	r->uid = ruleset_rule_uid();
 	r->handle = ++c->table->hgenerator;
 	r->genmask = genmask_cur(c->table->net);
 	r->dlen = rb->len;
