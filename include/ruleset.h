@@ -119,12 +119,15 @@ struct basechain {
  * @rules: struct rule list, in evaluation order (contains rules of both
  *	   generations, filtered by genmask)
  * @nrules: rules active in the next generation (kept by transactions)
- * @bound: NFT_CHAIN_BINDING chain already bound to a rule
+ * @bound: NFT_CHAIN_BINDING chain already bound to a rule (the one rule
+ *	   whose jump/goto names it; it lives and dies with that rule)
  * @vepoch: jump validation pass that last reached this chain
  * @vlevel: deepest jump level it was found valid at in that pass
  * @vhooks: hooks (1 << hooknum) of the base chains it was found valid
  *	    from in that pass (expressions restricted to some hooks)
  */
+#define CHAIN_F_BINDING	0x4	/* NFT_CHAIN_BINDING */
+
 struct chain {
 	struct list_head list;
 	struct table *table;
@@ -147,7 +150,10 @@ struct chain {
  * struct rule - an nf_tables rule
  * @list: in chain->rules
  * @chain: owning chain
- * @handle: table-unique handle
+ * @handle: table-unique handle (a replacement keeps the replaced rule's)
+ * @uid: unique among all rules ever made (ruleset_rule_uid()): what the
+ *	 dataplane knows a rule by, since a replacement and the rule it
+ *	 replaces share a handle within their batch
  * @genmask: see file comment
  * @dlen: bytes of expression records in @exprs
  * @nexprs: number of expressions
@@ -158,6 +164,7 @@ struct rule {
 	struct list_head list;
 	struct chain *chain;
 	uint64_t handle;
+	uint64_t uid;
 	uint8_t genmask;
 	uint32_t dlen;
 	uint32_t nexprs;

@@ -47,6 +47,8 @@ void ruleset_chain_free(struct chain *c);
  * Return: owned rule, not linked; NULL on ENOMEM.
  */
 struct rule *ruleset_rule_alloc(struct chain *c, uint32_t dlen);
+/** ruleset_rule_uid - a rule uid never handed out before (never 0) */
+uint64_t ruleset_rule_uid(void);
 /**
  * ruleset_rule_free - free; references must have been dropped already
  * (ruleset_rule_deactivate()), as only the caller knows whether they are held.

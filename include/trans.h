@@ -47,6 +47,8 @@ enum trans_op {
  * @upd_flags: new table flags
  * @upd_policy: new chain policy (-1 = unchanged)
  * @upd_name: new chain name (owned; NULL = unchanged)
+ * @binding: DELCHAIN of a bound chain, following its rule's DELRULE: no
+ *	     event (the kernel sends none), its rules go with it
  */
 struct trans {
 	struct list_head list;
@@ -70,6 +72,7 @@ struct trans {
 	uint64_t upd_timeout;	/* set element update: new timeout, jiffies */
 	uint64_t upd_expires;	/* ... and when it expires */
 	char *upd_name;
+	bool binding;
 };
 
 /**

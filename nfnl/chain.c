@@ -3,6 +3,7 @@
  * chain.c - NEW/GET/DEL/DESTROY CHAIN, as nf_tables_api.c answers them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
@@ -12,7 +13,6 @@
 #include "dataplane.h"
 
 #define CHAIN_FLAGS	(NFT_CHAIN_BASE | NFT_CHAIN_HW_OFFLOAD | 0x4 /* BINDING */)
-#define CHAIN_F_BINDING	0x4
 #define MAX_HOOKS	(NF_INET_INGRESS + 1)
 #define IFNAMSIZ_	16
 
@@ -277,13 +277,11 @@ static int addchain(struct nfnl_ctx *ctx, struct table *t,
 		if (flags & NFT_CHAIN_HW_OFFLOAD)
 			return -EOPNOTSUPP;
 	}
-	if (!cda[NFTA_CHAIN_NAME]) {
-		/* anonymous bound chains are not supported yet */
+	/* only a binding chain (nft's "jump { ... }") may come without a
+	 * name: it gets the kernel's "__chain<N>", N counting every such
+	 * chain since start, in every namespace */
+	if (!cda[NFTA_CHAIN_NAME] && !(flags & CHAIN_F_BINDING)) {
 		err = -EINVAL;
-		if (flags & CHAIN_F_BINDING) {
-			extack_set(ctx->ext, "nfbpf: chain bindings are not supported yet", NULL);
-			err = -EOPNOTSUPP;
-		}
 		goto out_free_bc;
 	}
 	c = ruleset_chain_alloc(t, "");
@@ -292,7 +290,16 @@ static int addchain(struct nfnl_ctx *ctx, struct table *t,
 		goto out_free_bc;
 	}
 	free(c->name);
-	c->name = nfnl_attr_strdup(cda[NFTA_CHAIN_NAME]);
+	if (cda[NFTA_CHAIN_NAME]) {
+		c->name = nfnl_attr_strdup(cda[NFTA_CHAIN_NAME]);
+	} else {
+		static uint64_t binding_seq;
+		char name[32];
+
+		snprintf(name, sizeof(name), "__chain%llu",
+			 (unsigned long long)++binding_seq);
+		c->name = strdup(name);
+	}
 	c->base = bc;
 	bc = NULL;
 	c->flags = flags;

@@ -362,6 +362,8 @@ static void notify_one(const struct trans *tr, void *data)
 					NLM_F_REPLACE);
 	int i, ev = events[tr->op];
 
+	if (tr->binding)
+		return;	/* a bound chain goes silently with its rule */
 	for (i = 0; i < 2; i++) {
 		struct nfnl_buf *b = bufs[i];
 

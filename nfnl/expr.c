@@ -218,6 +218,9 @@ int nfnl_data_verdict_parse(const struct nfnl_expr_ctx *ctx,
 		return -ENOENT;
 	if (c->base)
 		return -EOPNOTSUPP;
+	/* a binding chain takes one jump, from a rule (nft_verdict_init) */
+	if ((c->flags & CHAIN_F_BINDING) && (c->bound || !ctx->chain))
+		return -EINVAL;
 	vd->chain = c;
 	return 0;
 }

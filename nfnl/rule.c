@@ -316,15 +316,44 @@ out_free_info:
 	return err;
 }
 
+/* the binding chain @r jumps to, if any */
+static struct chain *bound_chain(const struct rule *r)
+{
+	const struct expr *e;
+
+	rule_for_each_expr(e, r) {
+		const struct expr_immediate *im = expr_priv(e);
+
+		if (e->type == EXPR_IMMEDIATE && im->dreg == REG_VERDICT &&
+		    im->verdict.chain &&
+		    (im->verdict.chain->flags & CHAIN_F_BINDING))
+			return im->verdict.chain;
+	}
+	return NULL;
+}
+
 int nfnl_rule_delete(struct nfnl_ctx *ctx, struct rule *r)
 {
-	struct trans *tr;
+	struct chain *b = bound_chain(r);
+	struct trans *tr, *btr = NULL;
+	struct rule *br;
 
 	if (!active(r->genmask, genmask_next(ctx->net)))
 		return -ENOENT;
 	tr = nfnl_tx_add(ctx, TRANS_DELRULE);
 	if (!tr)
 		return -ENOMEM;
+	/* its binding chain goes with it (nft_immediate_deactivate()):
+	 * inactive next, its rules' references dropped; no event */
+	if (b && active(b->genmask, genmask_next(ctx->net))) {
+		btr = nfnl_tx_add(ctx, TRANS_DELCHAIN);
+		if (!btr)
+			return -ENOMEM;
+		btr->family = b->table->family;
+		btr->table = b->table;
+		btr->chain = b;
+		btr->binding = true;
+	}
 	tr->family = r->chain->table->family;
 	tr->table = r->chain->table;
 	tr->chain = r->chain;
@@ -333,6 +362,12 @@ int nfnl_rule_delete(struct nfnl_ctx *ctx, struct rule *r)
 	ruleset_rule_deactivate(r);
 	r->chain->use--;
 	r->chain->nrules--;
+	if (btr) {
+		list_for_each_entry(br, &b->rules, list)
+			ruleset_rule_deactivate(br);
+		b->genmask |= genmask_next(ctx->net);
+		b->table->use--;
+	}
 	return 0;
 }
 
@@ -381,6 +416,9 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	c = rule_chain(ctx, t, cda, mask, &err);
 	if (!c)
 		return err;
+	/* a bound chain's rules are the binding rule's own */
+	if ((c->flags & CHAIN_F_BINDING) && c->bound)
+		return -EOPNOTSUPP;
 
 	if (cda[NFTA_RULE_HANDLE]) {
 		handle = nfnl_attr_be64(cda[NFTA_RULE_HANDLE]);
@@ -509,10 +547,13 @@ int nfnl_delrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		c = rule_chain(ctx, t, cda, mask, &err);
 		if (!c)
 			return (err == -ENOENT && destroy) ? 0 : err;
+		if (c->flags & CHAIN_F_BINDING)
+			return -EOPNOTSUPP;
 	}
 	if (!c) {
 		list_for_each_entry(c, &t->chains, list) {
-			if (!active(c->genmask, mask))
+			if (!active(c->genmask, mask) ||
+			    (c->flags & CHAIN_F_BINDING))
 				continue;
 			err = delrule_by_chain(ctx, c);
 			if (err)

@@ -189,10 +189,11 @@ static int flush_table(struct nfnl_ctx *ctx, struct table *t)
 	struct trans *tr;
 	int err;
 
+	/* binding chains go with the rules bound to them */
 	list_for_each_entry(c, &t->chains, list) {
 		struct rule *r;
 
-		if (!active(c->genmask, mask))
+		if (!active(c->genmask, mask) || (c->flags & CHAIN_F_BINDING))
 			continue;
 		list_for_each_entry(r, &c->rules, list) {
 			if (!active(r->genmask, mask))
@@ -219,7 +220,7 @@ static int flush_table(struct nfnl_ctx *ctx, struct table *t)
 			return err;
 	}
 	list_for_each_entry_safe(c, cn, &t->chains, list) {
-		if (!active(c->genmask, mask))
+		if (!active(c->genmask, mask) || (c->flags & CHAIN_F_BINDING))
 			continue;
 		err = nfnl_chain_delete(ctx, c);
 		if (err)

@@ -81,7 +81,7 @@ enum rec_kind { REC_HEAD, REC_RULE, REC_FOLD };
  * @hnext: hash chain
  * @kind: enum rec_kind
  * @table: table handle
- * @handle: chain or rule handle
+ * @handle: chain handle (heads), rule uid (rules: see struct rule), fold sequence (fold heads)
  * @idx: entry index
  * @shadow: what the map holds
  * @want: what this prepare wants it to hold
@@ -1437,7 +1437,7 @@ static struct dp_rec *rule_rec_new(struct dataplane *dp, const struct table *t,
 		set_err(dp, err, ret, NULL);
 		return NULL;
 	}
-	r = rec_new(dp, REC_RULE, t->handle, rule->handle);
+	r = rec_new(dp, REC_RULE, t->handle, rule->uid);
 	if (!r) {
 		set_err(dp, err, -ENOSPC, full_msg(dp, err, "rule"));
 		return NULL;
@@ -1631,7 +1631,7 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 					return;
 				if (!visible(rule->genmask, net))
 					continue;
-				r = rec_find(dp, REC_RULE, t->handle, rule->handle);
+				r = rec_find(dp, REC_RULE, t->handle, rule->uid);
 				if (r)
 					r->want = r->shadow;
 				else if (!(r = rule_rec_new(dp, t, rule, err)))
@@ -2117,7 +2117,7 @@ static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 
 		if (!family_ok(t->family) || !visible(rule->genmask, net))
 			continue;
-		r = rec_find(dp, REC_RULE, t->handle, rule->handle);
+		r = rec_find(dp, REC_RULE, t->handle, rule->uid);
 		if (r) {
 			if (touch(dp, r))
 				goto out_nomem;
@@ -2138,7 +2138,7 @@ static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 		 * this batch met later have none yet), or the chain head */
 		for (q = rule->list.prev; q != &c->rules && !p; q = q->prev)
 			p = rec_find(dp, REC_RULE, t->handle,
-				     list_entry(q, struct rule, list)->handle);
+				     list_entry(q, struct rule, list)->uid);
 		if (!p)
 			p = rec_find(dp, REC_HEAD, t->handle, c->handle);
 		/* inside a folded run (not after its last rule): unfold it */
@@ -2877,7 +2877,7 @@ int64_t offload_rule_index(struct net *net, const struct rule *rule)
 	struct dp_rec *r;
 
 	r = dp ? rec_find(dp, REC_RULE, rule->chain->table->handle,
-			  rule->handle) : NULL;
+			  rule->uid) : NULL;
 	return r ? (int64_t)r->idx : -ENOENT;
 }
 

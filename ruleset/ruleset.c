@@ -341,6 +341,13 @@ void ruleset_chain_free(struct chain *c)
 	free(c);
 }
 
+uint64_t ruleset_rule_uid(void)
+{
+	static uint64_t seq;
+
+	return ++seq;
+}
+
 struct rule *ruleset_rule_alloc(struct chain *c, uint32_t dlen)
 {
 	struct rule *r = calloc(1, sizeof(*r));
@@ -353,6 +360,7 @@ struct rule *ruleset_rule_alloc(struct chain *c, uint32_t dlen)
 		return NULL;
 	}
 	r->chain = c;
+	r->uid = ruleset_rule_uid();
 	list_init(&r->list);
 	return r;
 }

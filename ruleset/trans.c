@@ -99,6 +99,14 @@ static void free_deleted(struct trans *tr)
 		ruleset_table_free(tr->table);
 		break;
 	case TRANS_DELCHAIN:
+		if (tr->binding) {
+			struct rule *r, *rn;
+
+			list_for_each_entry_safe(r, rn, &tr->chain->rules, list) {
+				list_del(&r->list);
+				ruleset_rule_free(r);
+			}
+		}
 		ruleset_chain_free(tr->chain);
 		break;
 	case TRANS_DELRULE:
@@ -270,6 +278,16 @@ int ruleset_tx_commit(struct tx *tx, ruleset_notify_fn notify, void *data,
 	if (list_empty(&tx->records))
 		return 0;
 
+	/* 0. A binding chain no rule took is refused (nf_tables_commit()) */
+	list_for_each_entry(tr, &tx->records, list) {
+		if (tr->op == TRANS_NEWCHAIN && !tr->update &&
+		    (tr->chain->flags & CHAIN_F_BINDING) && !tr->chain->bound) {
+			*errmsg = NULL;
+			ruleset_tx_abort(tx);
+			return -EINVAL;
+		}
+	}
+
 	/* 1. Fallible steps: build the next generation's dataplane. */
 	swap_updates(tx);
 	err = prepare(tx, &dperr);
@@ -324,6 +342,12 @@ static void undo(struct trans *tr, struct net *net)
 	case TRANS_DELCHAIN:
 		tr->chain->genmask &= ~genmask_next(net);
 		tr->table->use++;
+		if (tr->binding) {
+			struct rule *r;
+
+			list_for_each_entry(r, &tr->chain->rules, list)
+				ruleset_rule_activate(r);
+		}
 		break;
 	case TRANS_NEWRULE:
 		list_del(&tr->rule->list);

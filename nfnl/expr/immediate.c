@@ -9,6 +9,25 @@ static const struct attr_policy immediate_policy[NFTA_IMMEDIATE_MAX + 1] = {
 	[NFTA_IMMEDIATE_DATA] = { .kind = ATTR_NESTED },
 };
 
+/*
+ * a jump/goto to a binding chain binds it to this rule
+ * (nf_tables_bind_chain()): not from inside another binding chain, and
+ * only once. The rule's deletion takes the chain along (nfnl/rule.c); a
+ * failed batch frees both.
+ */
+static int bind_chain(const struct nfnl_expr_ctx *ctx, struct chain *c)
+{
+	if (!c || !(c->flags & CHAIN_F_BINDING))
+		return 0;
+	if (ctx->chain && (ctx->chain->flags & CHAIN_F_BINDING))
+		return -EOPNOTSUPP;
+	if (c->bound)
+		return -EBUSY;
+	c->bound = true;
+	c->use++;
+	return 0;
+}
+
 static int immediate_parse(const struct nfnl_expr_ctx *ctx, void *p,
 			   const struct nlattr **tb)
 {
@@ -27,8 +46,11 @@ static int immediate_parse(const struct nfnl_expr_ctx *ctx, void *p,
 					    16, 0);
 	if (err)
 		return err;
-	return nfnl_reg_store(tb[NFTA_IMMEDIATE_DREG], &priv->dreg, verdict,
-			      verdict ? 16 : priv->data.len);
+	err = nfnl_reg_store(tb[NFTA_IMMEDIATE_DREG], &priv->dreg, verdict,
+			     verdict ? 16 : priv->data.len);
+	if (err)
+		return err;
+	return verdict ? bind_chain(ctx, priv->verdict.chain) : 0;
 }
 
 static void immediate_dump(struct nfnl_buf *b, const void *p)

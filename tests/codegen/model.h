@@ -24,6 +24,7 @@
 
 #include "ruleset.h"
 #include "object.h"
+#include "ruleset_api.h"
 #include "dataplane.h"
 #include "expr/bitwise.h"
 #include "expr/byteorder.h"
@@ -377,6 +378,7 @@ static inline struct rule *tm_rule_new(struct chain *c, struct tm_rb *rb)
 	struct rule *r = calloc(1, sizeof(*r));
 
 	r->chain = c;
+	r->uid = ruleset_rule_uid();
 	r->handle = ++c->table->hgenerator;
 	r->genmask = genmask_cur(c->table->net);
 	r->dlen = rb->len;

@@ -524,7 +524,7 @@ def main():
             sd.build()
             sd.open_sockets()
         nsettle = settle((K, B))
-        nsteps = sum(1 + os.path.exists(os.path.join(args.rulesets, n + '.then')) for n in names)
+        nsteps = sum(len(then_steps(os.path.join(args.rulesets, n))) + 1 for n in names)
         print('1..%d' % (1 + nsteps * len({p.cls for p in pkts})))
         print('# topology up; %d frames before settling' % nsettle)
         sys.stdout.flush()
@@ -558,14 +558,16 @@ def main():
         # 2. the rulesets, each in phases: one per corpus class
         classes = sorted({p.cls for p in pkts}, key=lambda c: (c != 'main', c))
         ntest = 1
+        epoch = 2  # packet marker epochs: one per phase of every step
         for n, name in enumerate(names):
             path = os.path.join(args.rulesets, name + '.nft')
             with open(path, 'rb') as f:
                 steps = [('', b'flush ruleset\n' + f.read())]
-            if os.path.exists(path[:-4] + '.then'):
-                with open(path[:-4] + '.then', 'rb') as f:
-                    steps.append(('@2', f.read()))
-            results = run_case(K, B, args, name, steps, pkts, classes, 2 + n * 2 * len(classes))
+            for label, tpath in then_steps(path[:-4]):
+                with open(tpath, 'rb') as f:
+                    steps.append((label, f.read()))
+            results = run_case(K, B, args, name, steps, pkts, classes, epoch)
+            epoch += len(steps) * len(classes)
             if re.search(rb'^#\s*dpcheck:.*\bfresh\b', steps[0][1], re.M):
                 # state that outlives the ruleset (conntrack entries, hooks
                 # held by nfbpfd): later rulesets get new namespaces
@@ -592,6 +594,20 @@ def main():
         for sd in (K, B):
             sd.destroy()
     return rc
+
+
+def then_steps(base):
+    """later steps of ruleset BASE: BASE.then (@2), BASE.then3 (@3), ...,
+    each loaded with nft -f (one batch) after the traffic of the step
+    before"""
+    out = []
+    k = 2
+    while True:
+        tpath = base + ('.then' if k == 2 else '.then%d' % k)
+        if not os.path.exists(tpath):
+            return out
+        out.append(('@%d' % k, tpath))
+        k += 1
 
 
 if __name__ == '__main__':
