@@ -63,7 +63,12 @@
 #define NFPROTO_INET	1
 #define NFPROTO_IPV4	2
 #define NFPROTO_IPV6	10
+#define NFPROTO_NETDEV	5
 #define NF_INET_NUMHOOKS 5
+#define NF_INET_INGRESS	5
+#define NF_NETDEV_INGRESS 0
+#define NF_NETDEV_EGRESS 1
+#define CHAIN_F_HW_OFFLOAD 0x2	/* NFT_CHAIN_HW_OFFLOAD */
 #define NF_INET_LOCAL_OUT 3
 #define TABLE_F_DORMANT	0x1
 
@@ -146,11 +151,30 @@ struct dp_recs {
 #define HOOK_CHAINS_MAX	64	/* base chains sharing one (pf, hook, priority) */
 
 /**
- * struct dp_hook - a hook point (pf, hook, priority) with its netfilter link
+ * struct dp_want - a base chain of the next generation at a hook point
+ * @head: its head entry
+ * @seq: its order key (registration order)
+ * @prio: its priority (tc hook points run several)
+ * @pf: tc hook points: HEAD_PF_NETDEV or HEAD_PF_INET
+ */
+struct dp_want {
+	uint32_t head;
+	uint64_t seq;
+	int32_t prio;
+	uint8_t pf;
+};
+
+/**
+ * struct dp_hook - a hook point with its link: (pf, hook, priority) with a
+ * netfilter link, or (device, ingress/egress) with a tcx link
  * @list: in dp->hooks
- * @pf: NFPROTO_IPV4 / NFPROTO_IPV6
- * @hooknum: NF_INET_*
- * @priority: hook priority
+ * @pf: NFPROTO_IPV4 / NFPROTO_IPV6; NFPROTO_NETDEV for tc hook points
+ * @hooknum: NF_INET_*; tc: NF_NETDEV_INGRESS / NF_NETDEV_EGRESS
+ * @priority: hook priority (tc: 0)
+ * @tc: a tcx hook point: netdev chains and inet ingress chains of device
+ *	@ifindex, in priority order, as the kernel's per-device hook list
+ * @ifindex: tc: the device
+ * @head_pf: tc: HEAD_PF_* of each of @heads
  * @slot: prog array slot the trampoline tail-calls
  * @tramp_fd: permanent trampoline program (the link's program)
  * @link_fd: the netfilter link (never updated: the kernel refuses)
@@ -173,6 +197,9 @@ struct dp_hook {
 	uint32_t pf;
 	uint32_t hooknum;
 	int32_t priority;
+	bool tc;
+	uint32_t ifindex;
+	uint8_t head_pf[HOOK_CHAINS_MAX];
 	uint32_t slot;
 	int tramp_fd;
 	int link_fd;
@@ -181,10 +208,7 @@ struct dp_hook {
 	uint32_t heads[HOOK_CHAINS_MAX];
 	uint32_t nheads;
 	uint32_t nshapes;
-	struct {
-		uint32_t head;
-		uint64_t seq;
-	} want[HOOK_CHAINS_MAX];
+	struct dp_want want[HOOK_CHAINS_MAX];
 	uint32_t nwant;
 	bool seen;
 	bool fresh;
@@ -612,6 +636,8 @@ static void dp_free(struct dataplane *dp)
 		close(dp->env.gen_fd);
 	if (dp->env.progs_fd > 0)
 		close(dp->env.progs_fd);
+	if (dp->env.progs_tc_fd > 0)
+		close(dp->env.progs_tc_fd);
 	if (dp->env.fold_fd > 0)
 		close(dp->env.fold_fd);
 	free(dp);
@@ -684,6 +710,10 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 					1, NULL);
 	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_chains",
 					  4, 4, DP_BASES, NULL);
+	/* tc walkers: a prog array holds programs of one type */
+	dp->env.progs_tc_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY,
+					     "nfbpf_tc_chains", 4, 4, DP_BASES,
+					     NULL);
 	{
 		LIBBPF_OPTS(bpf_map_create_opts, noprealloc,
 			    .map_flags = BPF_F_NO_PREALLOC);
@@ -700,7 +730,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
-	    dp->env.progs_fd < 0 || dp->env.fold_fd < 0) {
+	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||
+	    dp->env.fold_fd < 0) {
 		ret = -errno;
 		err->msg = "cannot create the nfbpf dataplane maps";
 		goto out_free;
@@ -750,7 +781,15 @@ static const char *family_name(uint8_t f)
 
 static bool family_ok(uint8_t f)
 {
-	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6;
+	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6 ||
+	       f == NFPROTO_NETDEV;
+}
+
+/* does base chain @b of a table of @family run as a tc program? */
+static bool chain_is_tc(uint8_t family, const struct basechain *b)
+{
+	return family == NFPROTO_NETDEV ||
+	       (family == NFPROTO_INET && b->hooknum == NF_INET_INGRESS);
 }
 
 int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
@@ -762,6 +801,17 @@ int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 			 family_name(chain->table->family));
 		err->msg = err->buf;
 		return -EOPNOTSUPP;
+	}
+	/* nf_log_syslog formats netdev packets by their link layer
+	 * protocol (nf_log_netdev_packet()): not done by offload/log.c */
+	if (chain && chain->table && chain->table->family == NFPROTO_NETDEV) {
+		const struct expr *e;
+
+		rule_for_each_expr(e, rule)
+			if (e->type == EXPR_LOG) {
+				err->msg = "log in the netdev family is not supported by the nfbpf dataplane yet";
+				return -EOPNOTSUPP;
+			}
 	}
 	return codegen_rule_check(rule, err);
 }
@@ -780,7 +830,22 @@ int dataplane_chain_check(const struct table *table, const struct chain *chain,
 	}
 	if (!b)
 		return 0;
-	if (b->hooknum >= NF_INET_NUMHOOKS) {
+	/* hardware offload: nf_tables_addchain() refuses it unless every
+	 * device can (nft_chain_offload_support()); nfbpf offloads to none */
+	if (chain->flags & CHAIN_F_HW_OFFLOAD) {
+		err->msg = "hardware offload of chains is not supported by the nfbpf dataplane";
+		return -EOPNOTSUPP;
+	}
+	if (chain_is_tc(table->family, b)) {
+		if (table->family == NFPROTO_NETDEV &&
+		    b->hooknum != NF_NETDEV_INGRESS && b->hooknum != NF_NETDEV_EGRESS) {
+			snprintf(err->buf, sizeof(err->buf),
+				 "netdev hook %u is not supported by the nfbpf dataplane",
+				 b->hooknum);
+			err->msg = err->buf;
+			return -EOPNOTSUPP;
+		}
+	} else if (b->hooknum >= NF_INET_NUMHOOKS) {
 		snprintf(err->buf, sizeof(err->buf),
 			 "hook %u is not supported by the nfbpf dataplane yet",
 			 b->hooknum);
@@ -795,8 +860,9 @@ int dataplane_chain_check(const struct table *table, const struct chain *chain,
 		err->msg = err->buf;
 		return -EOPNOTSUPP;
 	}
-	if (b->priority == COMPAT_NF_IP_PRI_FIRST ||
-	    b->priority == COMPAT_NF_IP_PRI_LAST) {
+	if (!chain_is_tc(table->family, b) &&
+	    (b->priority == COMPAT_NF_IP_PRI_FIRST ||
+	     b->priority == COMPAT_NF_IP_PRI_LAST)) {
 		err->msg = "priority NF_IP_PRI_FIRST/LAST is refused by kernel netfilter links";
 		return -EOPNOTSUPP;
 	}
@@ -1949,18 +2015,32 @@ static void finish_delta(struct dataplane *dp)
 	}
 }
 
-static int walker_load(struct dataplane *dp, const uint32_t *heads,
+/* the environment of the programs of hook point @h (its ctx) */
+static struct codegen_env hook_env(const struct dataplane *dp,
+				   const struct dp_hook *h)
+{
+	struct codegen_env env = dp->env;
+
+	env.ctx = !h->tc ? CODEGEN_CTX_NF :
+		  h->hooknum == NF_NETDEV_EGRESS ? CODEGEN_CTX_TC_EGRESS :
+						   CODEGEN_CTX_TC_INGRESS;
+	return env;
+}
+
+static int walker_load(struct dataplane *dp, const struct dp_hook *h,
+		       const uint32_t *heads, const uint8_t *head_pf,
 		       uint32_t nheads, struct dp_error *err)
 {
+	struct codegen_env env = hook_env(dp, h);
 	struct codegen_prog p;
 	int fd;
 
 	codegen_prog_init(&p);
-	fd = codegen_walker_emit(&p, &dp->env, heads, nheads, dp->shapes,
-				 dp->nshapes);
+	fd = codegen_walker_emit(&p, &env, heads, h->tc ? head_pf : NULL,
+				 nheads, dp->shapes, dp->nshapes);
 	if (!fd) {
-		fd = offload_prog_load(&p, "nfbpf_walker", verifier_log,
-				       sizeof(verifier_log));
+		fd = offload_prog_load_ctx(&p, "nfbpf_walker", env.ctx,
+					   verifier_log, sizeof(verifier_log));
 		if (fd >= 0) {
 			dp->stats.progs_loaded++;
 			if (getenv("NFBPF_VERIFIER_LOG"))
@@ -1995,6 +2075,7 @@ static int walker_load(struct dataplane *dp, const uint32_t *heads,
 static int hook_attach(struct net *net, struct dataplane *dp,
 		       struct dp_hook *h, struct dp_error *err)
 {
+	struct codegen_env env = hook_env(dp, h);
 	struct codegen_prog p;
 	int i, fd;
 
@@ -2007,10 +2088,10 @@ static int hook_attach(struct net *net, struct dataplane *dp,
 	h->slot = i;
 	dp->slot_used[i] = true;
 	codegen_prog_init(&p);
-	fd = codegen_tramp_emit(&p, &dp->env, h->slot);
+	fd = codegen_tramp_emit(&p, &env, h->slot);
 	if (!fd)
-		fd = offload_prog_load(&p, "nfbpf_hook", verifier_log,
-				       sizeof(verifier_log));
+		fd = offload_prog_load_ctx(&p, "nfbpf_hook", env.ctx, verifier_log,
+					   sizeof(verifier_log));
 	codegen_prog_fini(&p);
 	if (fd < 0) {
 		err->msg = "cannot load the nfbpf hook trampoline";
@@ -2018,6 +2099,24 @@ static int hook_attach(struct net *net, struct dataplane *dp,
 	}
 	dp->stats.progs_loaded++;
 	h->tramp_fd = fd;
+	if (h->tc) {
+		fd = offload_tcx_attach(h->tramp_fd, h->ifindex,
+					h->hooknum == NF_NETDEV_EGRESS, net->ns_fd);
+		/* gone since it was looked up: as a chain naming a device
+		 * that does not exist, nothing to attach to */
+		if (fd == -ENODEV)
+			return 0;
+		if (fd < 0) {
+			snprintf(err->buf, sizeof(err->buf),
+				 "cannot attach tcx link (ifindex %u %s): %s",
+				 h->ifindex, h->hooknum == NF_NETDEV_EGRESS ?
+				 "egress" : "ingress", strerror(-fd));
+			err->msg = err->buf;
+			return fd;
+		}
+		h->link_fd = fd;
+		return 0;
+	}
 	fd = offload_link_create(h->tramp_fd, h->pf, h->hooknum, h->priority,
 				 net->ns_fd);
 	if (fd < 0) {
@@ -2047,22 +2146,25 @@ static void hook_free(struct dataplane *dp, struct dp_hook *h)
 	free(h);
 }
 
+/* the hook point (@pf, @hooknum, @priority), or tc (device @ifindex != 0) */
 static struct dp_hook *hook_find(struct dataplane *dp, uint32_t pf,
-				 uint32_t hooknum, int32_t priority)
+				 uint32_t hooknum, int32_t priority,
+				 uint32_t ifindex)
 {
 	struct dp_hook *h;
 
 	list_for_each_entry(h, &dp->hooks, list)
 		if (h->pf == pf && h->hooknum == hooknum &&
-		    h->priority == priority)
+		    h->priority == priority && h->ifindex == ifindex)
 			return h;
 	return NULL;
 }
 
 static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
-				uint32_t hooknum, int32_t priority)
+				uint32_t hooknum, int32_t priority,
+				uint32_t ifindex)
 {
-	struct dp_hook *h = hook_find(dp, pf, hooknum, priority);
+	struct dp_hook *h = hook_find(dp, pf, hooknum, priority, ifindex);
 
 	if (h)
 		return h;
@@ -2072,6 +2174,8 @@ static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
 	h->pf = pf;
 	h->hooknum = hooknum;
 	h->priority = priority;
+	h->ifindex = ifindex;
+	h->tc = ifindex != 0;
 	h->tramp_fd = h->link_fd = h->walker_fd = h->pending_fd = -1;
 	h->fresh = true;
 	list_add_tail(&h->list, &dp->hooks);
@@ -2084,9 +2188,82 @@ static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
  */
 static int want_cmp(const void *a, const void *b)
 {
-	const struct { uint32_t head; uint64_t seq; } *x = a, *y = b;
+	const struct dp_want *x = a, *y = b;
 
 	return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+/* tc hook points: a device's hook list runs in priority order, newest
+ * registration first among equals (nf_hook_entries_grow()) */
+static int want_cmp_tc(const void *a, const void *b)
+{
+	const struct dp_want *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return x->prio < y->prio ? -1 : 1;
+	return want_cmp(a, b);
+}
+
+/* @c (of @r) wants to run at hook point @h */
+static int want_add(struct dataplane *dp, struct dp_hook *h,
+		    const struct chain *c, const struct dp_rec *r, uint8_t pf,
+		    struct dp_error *err)
+{
+	if (h->nwant == HOOK_CHAINS_MAX) {
+		set_err(dp, err, -ENOSPC,
+			"too many base chains at one hook and priority");
+		return -ENOSPC;
+	}
+	h->seen = true;
+	h->want[h->nwant].head = r->idx;
+	h->want[h->nwant].seq = r->seq;
+	h->want[h->nwant].prio = c->base->priority;
+	h->want[h->nwant].pf = pf;
+	h->nwant++;
+	return 0;
+}
+
+/*
+ * a netdev chain or inet ingress chain: one tc hook point per device
+ * that exists now (a device named but missing gets nothing; see the
+ * README's limits: devices that appear later are not attached until the
+ * next commit that rebuilds hook points)
+ */
+static void collect_tc(struct net *net, struct dataplane *dp,
+		       const struct table *t, const struct chain *c,
+		       const struct dp_rec *r, struct dp_error *err)
+{
+	const struct basechain *b = c->base;
+	uint32_t *idx, i, hooknum;
+	struct dp_hook *h;
+	int ret;
+
+	if (!b->ndevs)
+		return;
+	idx = calloc(b->ndevs, sizeof(*idx));
+	if (!idx) {
+		set_err(dp, err, -ENOMEM, NULL);
+		return;
+	}
+	ret = offload_ifindex(net->ns_fd, b->devs, b->ndevs, idx);
+	if (ret) {
+		set_err(dp, err, ret, "cannot look up the chain's devices");
+		goto out_free;
+	}
+	hooknum = t->family == NFPROTO_NETDEV ? b->hooknum : NF_NETDEV_INGRESS;
+	for (i = 0; i < b->ndevs && !dp->err; i++) {
+		if (!idx[i])
+			continue;
+		h = hook_get(dp, NFPROTO_NETDEV, hooknum, 0, idx[i]);
+		if (!h) {
+			set_err(dp, err, -ENOMEM, NULL);
+			break;
+		}
+		want_add(dp, h, c, r, t->family == NFPROTO_NETDEV ?
+			 HEAD_PF_NETDEV : HEAD_PF_INET, err);
+	}
+out_free:
+	free(idx);
 }
 
 /* the next generation's base chains, grouped by hook point */
@@ -2113,6 +2290,12 @@ static void collect_hooks(struct net *net, struct dataplane *dp,
 			if (!active(c->genmask, next) || !c->base)
 				continue;
 			r = rec_find(dp, REC_HEAD, t->handle, c->handle);
+			if (chain_is_tc(t->family, c->base)) {
+				collect_tc(net, dp, t, c, r, err);
+				if (dp->err)
+					return;
+				continue;
+			}
 			if (t->family == NFPROTO_INET) {
 				pfs[npf++] = NFPROTO_IPV4;
 				pfs[npf++] = NFPROTO_IPV6;
@@ -2121,20 +2304,13 @@ static void collect_hooks(struct net *net, struct dataplane *dp,
 			}
 			for (i = 0; i < npf; i++) {
 				h = hook_get(dp, pfs[i], c->base->hooknum,
-					     c->base->priority);
+					     c->base->priority, 0);
 				if (!h) {
 					set_err(dp, err, -ENOMEM, NULL);
 					return;
 				}
-				if (h->nwant == HOOK_CHAINS_MAX) {
-					set_err(dp, err, -ENOSPC,
-						"too many base chains at one hook and priority");
+				if (want_add(dp, h, c, r, 0, err))
 					return;
-				}
-				h->seen = true;
-				h->want[h->nwant].head = r->idx;
-				h->want[h->nwant].seq = r->seq;
-				h->nwant++;
 			}
 		}
 	}
@@ -2145,6 +2321,7 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 			  struct dp_error *err)
 {
 	uint32_t heads[HOOK_CHAINS_MAX], i;
+	uint8_t head_pf[HOOK_CHAINS_MAX];
 	struct dp_hook *h;
 	int ret;
 
@@ -2156,11 +2333,15 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 			return;
 		if (!h->seen)
 			continue;
-		qsort(h->want, h->nwant, sizeof(h->want[0]), want_cmp);
-		for (i = 0; i < h->nwant; i++)
+		qsort(h->want, h->nwant, sizeof(h->want[0]),
+		      h->tc ? want_cmp_tc : want_cmp);
+		for (i = 0; i < h->nwant; i++) {
 			heads[i] = h->want[i].head;
+			head_pf[i] = h->want[i].pf;
+		}
 		same = h->nwant == h->nheads &&
-		       !memcmp(heads, h->heads, h->nwant * sizeof(heads[0]));
+		       !memcmp(heads, h->heads, h->nwant * sizeof(heads[0])) &&
+		       !memcmp(head_pf, h->head_pf, h->nwant);
 		if (h->fresh) {
 			ret = hook_attach(net, dp, h, err);
 			if (ret) {
@@ -2172,7 +2353,7 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 		 * for every shape it does not know, even one left by an
 		 * aborted batch */
 		if (h->fresh || h->nshapes < dp->nshapes || !same || dp->grown) {
-			ret = walker_load(dp, heads, h->nwant, err);
+			ret = walker_load(dp, h, heads, head_pf, h->nwant, err);
 			if (ret < 0) {
 				set_err(dp, err, ret, NULL);
 				return;
@@ -2308,14 +2489,16 @@ void dataplane_publish(struct net *net)
 		h->fresh = false;
 		if (!h->seen || h->pending_fd < 0)
 			continue;
-		bpf_map_update_elem(dp->env.progs_fd, &h->slot, &h->pending_fd,
-				    BPF_ANY);
+		bpf_map_update_elem(h->tc ? dp->env.progs_tc_fd : dp->env.progs_fd,
+				    &h->slot, &h->pending_fd, BPF_ANY);
 		if (h->walker_fd >= 0)
 			close(h->walker_fd);
 		h->walker_fd = h->pending_fd;
 		h->pending_fd = -1;
-		for (i = 0; i < h->nwant; i++)
+		for (i = 0; i < h->nwant; i++) {
 			h->heads[i] = h->want[i].head;
+			h->head_pf[i] = h->want[i].pf;
+		}
 		h->nheads = h->nwant;
 		h->nshapes = dp->nshapes;
 	}
@@ -2324,7 +2507,8 @@ void dataplane_publish(struct net *net)
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
 		if (h->seen)
 			continue;
-		bpf_map_delete_elem(dp->env.progs_fd, &h->slot);
+		bpf_map_delete_elem(h->tc ? dp->env.progs_tc_fd : dp->env.progs_fd,
+				    &h->slot);
 		hook_free(dp, h);
 	}
 	grow_commit(dp);
@@ -2575,7 +2759,19 @@ int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf)
 
 	if (!dp || !chain->base)
 		return -ENOENT;
-	h = hook_find(dp, pf, chain->base->hooknum, chain->base->priority);
+	h = hook_find(dp, pf, chain->base->hooknum, chain->base->priority, 0);
+	return h ? h->tramp_fd : -ENOENT;
+}
+
+int offload_dev_prog(struct net *net, uint32_t ifindex, bool egress)
+{
+	struct dataplane *dp = net->dataplane;
+	struct dp_hook *h;
+
+	if (!dp || !ifindex)
+		return -ENOENT;
+	h = hook_find(dp, NFPROTO_NETDEV, egress ? NF_NETDEV_EGRESS :
+		      NF_NETDEV_INGRESS, 0, ifindex);
 	return h ? h->tramp_fd : -ENOENT;
 }
 
