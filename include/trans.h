@@ -47,6 +47,11 @@ enum trans_op {
  * @upd_flags: new table flags
  * @upd_policy: new chain policy (-1 = unchanged)
  * @upd_name: new chain name (owned; NULL = unchanged)
+ * @upd_devs: netdev base chain update: the chain's devices with those the
+ *	      update adds (owned array of owned names; NULL = unchanged);
+ *	      swapped with the chain's while the batch commits
+ * @upd_ndevs: count
+ * @upd_has_devs: @upd_devs/@upd_ndevs are set
  */
 struct trans {
 	struct list_head list;
@@ -70,6 +75,9 @@ struct trans {
 	uint64_t upd_timeout;	/* set element update: new timeout, jiffies */
 	uint64_t upd_expires;	/* ... and when it expires */
 	char *upd_name;
+	char **upd_devs;
+	uint32_t upd_ndevs;
+	bool upd_has_devs;
 };
 
 /**

@@ -182,6 +182,15 @@ static void swap_updates(struct tx *tx)
 
 			tr->chain->base->policy = tr->upd_policy;
 			tr->upd_policy = p;
+		}
+		if (tr->op == TRANS_NEWCHAIN && tr->upd_has_devs && tr->chain->base) {
+			char **d = tr->chain->base->devs;
+			uint32_t n = tr->chain->base->ndevs;
+
+			tr->chain->base->devs = tr->upd_devs;
+			tr->chain->base->ndevs = tr->upd_ndevs;
+			tr->upd_devs = d;
+			tr->upd_ndevs = n;
 		} else if (tr->op == TRANS_NEWSETELEM) {
 			uint64_t t = tr->elem->timeout, x = tr->elem->expires;
 
@@ -218,6 +227,13 @@ static void tx_free_records(struct tx *tx)
 	list_for_each_entry_safe(tr, tn, &tx->records, list) {
 		list_del(&tr->list);
 		free(tr->upd_name);
+		if (tr->upd_devs) {
+			uint32_t i;
+
+			for (i = 0; i < tr->upd_ndevs; i++)
+				free(tr->upd_devs[i]);
+			free(tr->upd_devs);
+		}
 		free(tr->obj_upd);
 		free(tr);
 	}
