@@ -2225,9 +2225,9 @@ static int want_add(struct dataplane *dp, struct dp_hook *h,
 
 /*
  * a netdev chain or inet ingress chain: one tc hook point per device
- * that exists now (a device named but missing gets nothing; see the
- * README's limits: devices that appear later are not attached until the
- * next commit that rebuilds hook points)
+ * that exists now (a device named but missing gets nothing; one that
+ * appears later is attached by the next commit: nfbpfd does not follow
+ * link events)
  */
 static void collect_tc(struct net *net, struct dataplane *dp,
 		       const struct table *t, const struct chain *c,

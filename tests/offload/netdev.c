@@ -226,3 +226,33 @@ Test(netdev, missing_device_attaches_nothing)
 	tm_commit_ok(&net);
 	cr_assert_eq(offload_dev_prog(&net, if_nametoindex("lo"), false), -ENOENT);
 }
+
+/* rules are data on tc walkers too: a rule of a known shape, in a chain
+ * on a device, loads no program; a device added to the chain does */
+Test(netdev, known_shape_loads_no_program)
+{
+	struct chain *c = dev_chain(t, "ing", HOOK_INGRESS, 0, NF_ACCEPT);
+	struct dp_stats before, after;
+	char **devs;
+
+	udp_rule(c, 53, NF_DROP);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &before);
+	udp_rule(c, 54, NF_DROP);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &after);
+	cr_assert_eq(after.progs_loaded, before.progs_loaded);
+	build_frame(0x0800, 17, 54);
+	cr_assert_eq(run_dev(false), TCX_DROP);
+	/* a second device: a trampoline and a walker for it */
+	cr_assert_eq(system("ip link add ndv0 type veth peer name ndv1"), 0);
+	devs = realloc(c->base->devs, 2 * sizeof(char *));
+	devs[1] = strdup("ndv0");
+	c->base->devs = devs;
+	c->base->ndevs = 2;
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &before);
+	cr_assert_eq(before.progs_loaded, after.progs_loaded + 2);
+	cr_assert_geq(offload_dev_prog(&net, if_nametoindex("ndv0"), false), 0);
+	cr_assert_eq(run_dev(false), TCX_DROP);
+}
