@@ -30,6 +30,7 @@
 /* kernel verdict codes (uapi linux/netfilter/nf_tables.h, netfilter.h) */
 #define VERDICT_DROP		0	/* NF_DROP */
 #define VERDICT_ACCEPT		1	/* NF_ACCEPT */
+#define VERDICT_STOLEN		2	/* NF_STOLEN: fwd (tc: TCX_REDIRECT) */
 #define VERDICT_CONTINUE	(-1)	/* NFT_CONTINUE */
 #define VERDICT_BREAK		(-2)	/* NFT_BREAK */
 #define VERDICT_JUMP		(-3)	/* NFT_JUMP */
@@ -290,6 +291,7 @@ static inline bool codegen_set_interval(const struct set *s)
 /* tc program verdicts (uapi TCX_*) */
 #define TCX_NEXT_		(-1)
 #define TCX_DROP_		2
+#define TCX_REDIRECT_		7
 
 struct codegen_env {
 	int rules_fd;
@@ -581,6 +583,8 @@ extern const struct codegen_expr_ops codegen_expr_match;
 extern const struct codegen_expr_ops codegen_expr_target;
 extern const struct codegen_expr_ops codegen_expr_limit;
 extern const struct codegen_expr_ops codegen_expr_quota;
+extern const struct codegen_expr_ops codegen_expr_fwd;
+extern const struct codegen_expr_ops codegen_expr_dup;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 

@@ -599,8 +599,18 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		codegen_emit(p, INSN_MOV64_REG(R3, R6));
 		codegen_emit(p, INSN_MOV64_IMM(R4, 0));
 		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_loop));
-		/* if (st->final & 1) == NF_DROP return NF_DROP (tc: TCX_DROP) */
+		/* if (st->final & 1) == NF_DROP return NF_DROP (tc: TCX_DROP);
+		 * tc: NF_STOLEN (fwd) returns TCX_REDIRECT */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R0, R6, ST_OFF(final)));
+		if (tc) {
+			uint32_t l_kept = codegen_label_new(p);
+
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, VERDICT_STOLEN, 0),
+					 l_kept);
+			codegen_emit(p, INSN_MOV64_IMM(R0, TCX_REDIRECT_));
+			codegen_emit(p, INSN_EXIT());
+			codegen_label_bind(p, l_kept);
+		}
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R0, 1));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, VERDICT_DROP, 0), l_next);
 		if (tc)
@@ -885,6 +895,7 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_BREAK, 0), l_next);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_ACCEPT, 0), l_final);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_DROP, 0), l_final);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_STOLEN, 0), l_final);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_JUMP, 0), l_jump);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_GOTO, 0), l_goto);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_RETURN, 0), l_end);

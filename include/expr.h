@@ -44,6 +44,8 @@ enum expr_type {
 	EXPR_TARGET,
 	EXPR_LIMIT,
 	EXPR_QUOTA,
+	EXPR_FWD,
+	EXPR_DUP,
 	__EXPR_MAX
 };
 

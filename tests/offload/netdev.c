@@ -256,3 +256,55 @@ Test(netdev, known_shape_loads_no_program)
 	cr_assert_geq(offload_dev_prog(&net, if_nametoindex("ndv0"), false), 0);
 	cr_assert_eq(run_dev(false), TCX_DROP);
 }
+
+#include "expr/fwd.h"
+#include "expr/dup.h"
+
+/* regs[8] = ifindex of "lo" (as nft puts a device name in a register) */
+static void dev_imm(struct tm_rb *rb)
+{
+	uint32_t lo = if_nametoindex("lo");
+
+	tm_imm(rb, 8, &lo, 4);
+}
+
+Test(netdev, fwd_redirects_and_stops_dup_goes_on)
+{
+	struct chain *c = dev_chain(t, "ing", HOOK_INGRESS, 0, NF_ACCEPT);
+	struct rule *dup, *after, *fwd, *never;
+	struct expr_dup *d;
+	struct expr_fwd *f;
+	struct tm_rb rb = { 0 };
+
+	/* dup to "lo": the packet goes on to the next rule */
+	dev_imm(&rb);
+	d = tm_add(&rb, EXPR_DUP, sizeof(*d));
+	d->sreg_dev = 8;
+	tm_counter(&rb);
+	dup = tm_rule(c, &rb);
+	memset(&rb, 0, sizeof(rb));
+	tm_counter(&rb);
+	after = tm_rule(c, &rb);
+	/* udp dport 53 counter fwd to "lo"; nothing after it sees the packet */
+	memset(&rb, 0, sizeof(rb));
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, "\x00\x35", 2);
+	tm_counter(&rb);
+	dev_imm(&rb);
+	f = tm_add(&rb, EXPR_FWD, sizeof(*f));
+	f->sreg_dev = 8;
+	fwd = tm_rule(c, &rb);
+	memset(&rb, 0, sizeof(rb));
+	tm_counter(&rb);
+	never = tm_rule(c, &rb);
+	tm_commit_ok(&net);
+	build_frame(0x0800, 17, 54);
+	cr_assert_eq(run_dev(false), TCX_NEXT);
+	cr_assert_eq(packets(dup), 1);
+	cr_assert_eq(packets(after), 1);
+	cr_assert_eq(packets(never), 1);
+	build_frame(0x0800, 17, 53);
+	cr_assert_eq(run_dev(false), 7 /* TCX_REDIRECT */);
+	cr_assert_eq(packets(fwd), 1);
+	cr_assert_eq(packets(never), 1, "fwd ends the chain (NF_STOLEN)");
+}
