@@ -48,8 +48,10 @@ enum trans_op {
  * @upd_policy: new chain policy (-1 = unchanged)
  * @upd_name: new chain name (owned; NULL = unchanged)
  * @upd_devs: netdev base chain update: the chain's devices with those the
- *	      update adds (owned array of owned names; NULL = unchanged);
- *	      swapped with the chain's while the batch commits
+ *	      update adds (NEWCHAIN) or without those it deletes (DELCHAIN
+ *	      with @update: the chain stays) (owned array of owned names;
+ *	      NULL = unchanged); swapped with the chain's while the batch
+ *	      commits
  * @upd_ndevs: count
  * @upd_has_devs: @upd_devs/@upd_ndevs are set
  */

@@ -620,6 +620,83 @@ static int chain_find(struct nfnl_ctx *ctx, const struct nlattr **cda,
 	return 0;
 }
 
+/*
+ * delchain_hook - nft_delchain_hook(): delete some devices of a netdev
+ * base chain; each must be one of the chain's (-ENOENT). The chain stays,
+ * with no device if they were all deleted.
+ */
+static int delchain_hook(struct nfnl_ctx *ctx, struct table *t,
+			 struct chain *c, const struct nlattr **cda)
+{
+	const struct nlattr *ha[NFTA_HOOK_MAX + 1];
+	struct basechain del = { 0 };
+	char **keep = NULL;
+	uint32_t i, j, n = 0;
+	struct trans *tr;
+	int err;
+
+	if (table_dormant_pending(ctx, t))
+		return -EOPNOTSUPP;
+	err = nfnl_attr_parse_nested(cda[NFTA_CHAIN_HOOK], NFTA_HOOK_MAX,
+				     hook_policy, ha, ctx->ext);
+	if (err)
+		return err;
+	/* nft_chain_parse_hook() against the existing chain */
+	if ((ha[NFTA_HOOK_HOOKNUM] &&
+	     nfnl_attr_be32(ha[NFTA_HOOK_HOOKNUM]) != c->base->hooknum) ||
+	    (ha[NFTA_HOOK_PRIORITY] &&
+	     (int32_t)nfnl_attr_be32(ha[NFTA_HOOK_PRIORITY]) != c->base->priority)) {
+		extack_set(ctx->ext, "Hook mismatch", cda[NFTA_CHAIN_HOOK]);
+		return -EOPNOTSUPP;
+	}
+	err = parse_devs(ctx, ha, &del);
+	if (err)
+		goto out_free;
+	for (i = 0; i < del.ndevs; i++) {
+		for (j = 0; j < c->base->ndevs && strcmp(c->base->devs[j], del.devs[i]); j++)
+			;
+		if (j == c->base->ndevs) {
+			err = -ENOENT;
+			goto out_free;
+		}
+	}
+	keep = calloc(c->base->ndevs + 1, sizeof(*keep));
+	if (!keep) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	for (j = 0; j < c->base->ndevs; j++) {
+		for (i = 0; i < del.ndevs && strcmp(c->base->devs[j], del.devs[i]); i++)
+			;
+		if (i < del.ndevs)
+			continue;
+		keep[n] = strdup(c->base->devs[j]);
+		if (!keep[n++]) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+	}
+	tr = nfnl_tx_add(ctx, TRANS_DELCHAIN);
+	if (!tr) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	tr->family = t->family;
+	tr->table = t;
+	tr->chain = c;
+	tr->update = true;
+	tr->upd_devs = keep;
+	tr->upd_ndevs = n;
+	tr->upd_has_devs = true;
+	free_devs(del.devs, del.ndevs);
+	return 0;
+
+out_free:
+	free_devs(keep, n);
+	free_devs(del.devs, del.ndevs);
+	return err;
+}
+
 int nfnl_delchain(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
 	bool destroy = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYCHAIN;
@@ -645,11 +722,8 @@ int nfnl_delchain(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		/* only a netdev-style hook has devices to delete
 		 * (nft_base_chain_netdev); any other base chain is deleted
 		 * whole, the hook attribute ignored (iptables-nft -X) */
-		if (c->base && is_netdev_hook(t->family, c->base->hooknum)) {
-			extack_set(ctx->ext, "nfbpf: deleting chain devices is not supported yet",
-				   cda[NFTA_CHAIN_HOOK]);
-			return -EOPNOTSUPP;
-		}
+		if (c->base && is_netdev_hook(t->family, c->base->hooknum))
+			return delchain_hook(ctx, t, c, cda);
 	}
 	if ((ctx->nlh->nlmsg_flags & NLM_F_NONREC) && c->use > 0)
 		return -EBUSY;

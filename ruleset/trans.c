@@ -73,7 +73,8 @@ static void unlink_deleted(struct trans *tr)
 		list_del(&tr->table->list);
 		break;
 	case TRANS_DELCHAIN:
-		list_del(&tr->chain->list);
+		if (!tr->update)	/* else: devices deleted, not the chain */
+			list_del(&tr->chain->list);
 		break;
 	case TRANS_DELRULE:
 		list_del(&tr->rule->list);
@@ -99,7 +100,8 @@ static void free_deleted(struct trans *tr)
 		ruleset_table_free(tr->table);
 		break;
 	case TRANS_DELCHAIN:
-		ruleset_chain_free(tr->chain);
+		if (!tr->update)
+			ruleset_chain_free(tr->chain);
 		break;
 	case TRANS_DELRULE:
 		ruleset_rule_free(tr->rule);
@@ -183,7 +185,8 @@ static void swap_updates(struct tx *tx)
 			tr->chain->base->policy = tr->upd_policy;
 			tr->upd_policy = p;
 		}
-		if (tr->op == TRANS_NEWCHAIN && tr->upd_has_devs && tr->chain->base) {
+		if ((tr->op == TRANS_NEWCHAIN || tr->op == TRANS_DELCHAIN) &&
+		    tr->upd_has_devs && tr->chain->base) {
 			char **d = tr->chain->base->devs;
 			uint32_t n = tr->chain->base->ndevs;
 
@@ -332,6 +335,8 @@ static void undo(struct trans *tr, struct net *net)
 		}
 		break;
 	case TRANS_DELCHAIN:
+		if (tr->update)	/* devices: swap_updates() put them back */
+			break;
 		tr->chain->genmask &= ~genmask_next(net);
 		tr->table->use++;
 		break;
