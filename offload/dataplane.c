@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/mman.h>
 
@@ -2316,6 +2317,34 @@ static void collect_hooks(struct net *net, struct dataplane *dp,
 	}
 }
 
+/*
+ * the walker this prepare loaded for a tc hook point before @h with the
+ * same direction and chains (a chain on several devices): its fd, dup'ed,
+ * or -1 if there is none. One program serves them all.
+ */
+static int walker_twin(struct dataplane *dp, const struct dp_hook *h)
+{
+	const struct dp_hook *o;
+	uint32_t i;
+
+	if (!h->tc)
+		return -1;
+	list_for_each_entry(o, &dp->hooks, list) {
+		if (o == h)
+			break;
+		if (!o->tc || !o->seen || o->pending_fd < 0 ||
+		    o->hooknum != h->hooknum || o->nwant != h->nwant)
+			continue;
+		for (i = 0; i < h->nwant; i++)
+			if (o->want[i].head != h->want[i].head ||
+			    o->want[i].pf != h->want[i].pf)
+				break;
+		if (i == h->nwant)
+			return fcntl(o->pending_fd, F_DUPFD_CLOEXEC, 0);
+	}
+	return -1;
+}
+
 /* hook points of the next generation: attach new ones, (re)build walkers */
 static void prepare_hooks(struct net *net, struct dataplane *dp,
 			  struct dp_error *err)
@@ -2353,7 +2382,9 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 		 * for every shape it does not know, even one left by an
 		 * aborted batch */
 		if (h->fresh || h->nshapes < dp->nshapes || !same || dp->grown) {
-			ret = walker_load(dp, h, heads, head_pf, h->nwant, err);
+			ret = walker_twin(dp, h);
+			if (ret < 0)
+				ret = walker_load(dp, h, heads, head_pf, h->nwant, err);
 			if (ret < 0) {
 				set_err(dp, err, ret, NULL);
 				return;

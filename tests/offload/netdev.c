@@ -233,6 +233,7 @@ Test(netdev, known_shape_loads_no_program)
 {
 	struct chain *c = dev_chain(t, "ing", HOOK_INGRESS, 0, NF_ACCEPT);
 	struct dp_stats before, after;
+	struct tm_rb rb = { 0 };
 	char **devs;
 
 	udp_rule(c, 53, NF_DROP);
@@ -254,6 +255,17 @@ Test(netdev, known_shape_loads_no_program)
 	dataplane_stats(&net, &before);
 	cr_assert_eq(before.progs_loaded, after.progs_loaded + 2);
 	cr_assert_geq(offload_dev_prog(&net, if_nametoindex("ndv0"), false), 0);
+	cr_assert_eq(run_dev(false), TCX_DROP);
+	/* a new shape: one walker shared by both devices (the same chains),
+	 * one program loaded */
+	memset(&rb, 0, sizeof(rb));
+	tm_meta(&rb, 3 /* mark */, 4, 4);
+	tm_cmp(&rb, 4, CMP_EQ, "\x07\x00\x00\x00", 4);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(c, &rb);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &after);
+	cr_assert_eq(after.progs_loaded, before.progs_loaded + 1);
 	cr_assert_eq(run_dev(false), TCX_DROP);
 }
 
