@@ -35,7 +35,11 @@
 #include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -309,6 +313,8 @@ struct dataplane {
 	uint32_t ct_users;	/* conntrack users live (see ct_users()) */
 	uint32_t ct_next;	/* ... in the generation being prepared */
 	struct dp_log *log;
+	struct net *net;	/* the namespace this is of */
+	int link_fd;		/* rtnetlink link events of the netns, -1 */
 	uint64_t grace;		/* grace period ticket of the last flip */
 };
 
@@ -606,6 +612,10 @@ static void dp_free(struct dataplane *dp)
 	free(dp->chain_rules);
 	dp_sets_free(dp->sets, &dp->env);
 	dp_log_free(dp->log);
+	if (dp->link_fd >= 0) {
+		epoll_ctl(dataplane_link_fd(), EPOLL_CTL_DEL, dp->link_fd, NULL);
+		close(dp->link_fd);
+	}
 	if (dp->rules_mem)
 		munmap(dp->rules_mem, dp->rules_len);
 	if (dp->old.rules_mem)
@@ -644,6 +654,61 @@ static void dp_free(struct dataplane *dp)
 	free(dp);
 }
 
+/* ---- link events (devices of tc chains) ---- */
+
+static int link_epfd = -1;
+
+int dataplane_link_fd(void)
+{
+	if (link_epfd < 0) {
+		link_epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (link_epfd < 0)
+			return -errno;
+	}
+	return link_epfd;
+}
+
+/* an rtnetlink socket of RTMGRP_LINK, in the netns this runs in */
+static int link_sock_cb(void *arg)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
+				  .nl_groups = RTMGRP_LINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			NETLINK_ROUTE), err;
+
+	(void)arg;
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
+ * links_open - follow the link events of @ns_fd's netns (devices that
+ * appear, go or are renamed) on dataplane_link_fd(), tagged @dp; -1 if
+ * that cannot be done (devices are then looked up at commits only)
+ */
+static int links_open(int ns_fd, struct dataplane *dp)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = dp };
+	int epfd = dataplane_link_fd(), fd;
+
+	if (epfd < 0)
+		return -1;
+	fd = offload_in_netns(ns_fd, link_sock_cb, NULL);
+	if (fd <= 0)
+		return -1;
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
@@ -661,6 +726,7 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		return -ENOMEM;
 	list_init(&dp->hooks);
 	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
+	dp->link_fd = -1;
 	dp->nhash = DP_HASH;
 	dp->hash = calloc(dp->nhash, sizeof(*dp->hash));
 	if (!dp->hash) {
@@ -723,6 +789,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 						 sizeof(struct codegen_fold_key),
 						 4, FOLD_MAX, &noprealloc);
 	}
+	dp->net = net;
+	dp->link_fd = links_open(net->ns_fd, dp);
 	dp->log = dp_log_new(net->ns_fd, &dp->env.log_fd);
 	if (!dp->log) {
 		ret = -ENOMEM;
@@ -2227,8 +2295,7 @@ static int want_add(struct dataplane *dp, struct dp_hook *h,
 /*
  * a netdev chain or inet ingress chain: one tc hook point per device
  * that exists now (a device named but missing gets nothing; one that
- * appears later is attached by the next commit: nfbpfd does not follow
- * link events)
+ * appears later is attached by dataplane_link_poll() or the next commit)
  */
 static void collect_tc(struct net *net, struct dataplane *dp,
 		       const struct table *t, const struct chain *c,
@@ -2269,9 +2336,8 @@ out_free:
 
 /* the next generation's base chains, grouped by hook point */
 static void collect_hooks(struct net *net, struct dataplane *dp,
-			  struct dp_error *err)
+			  uint8_t next, struct dp_error *err)
 {
-	uint8_t next = genmask_next(net);
 	struct dp_hook *h;
 	struct table *t;
 	struct chain *c;
@@ -2347,14 +2413,14 @@ static int walker_twin(struct dataplane *dp, const struct dp_hook *h)
 
 /* hook points of the next generation: attach new ones, (re)build walkers */
 static void prepare_hooks(struct net *net, struct dataplane *dp,
-			  struct dp_error *err)
+			  uint8_t mask, struct dp_error *err)
 {
 	uint32_t heads[HOOK_CHAINS_MAX], i;
 	uint8_t head_pf[HOOK_CHAINS_MAX];
 	struct dp_hook *h;
 	int ret;
 
-	collect_hooks(net, dp, err);
+	collect_hooks(net, dp, mask, err);
 	list_for_each_entry(h, &dp->hooks, list) {
 		bool same;
 
@@ -2481,7 +2547,7 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	}
 	/* 2. programs and links */
 	if (!dp->err)
-		prepare_hooks(net, dp, err);
+		prepare_hooks(net, dp, genmask_next(net), err);
 	dp->prepared = true;
 	if (dp->err) {
 		ret = dp->err;
@@ -2822,4 +2888,84 @@ void offload_map_caps(struct net *net, uint32_t *rules, uint32_t *counters)
 
 	*rules = dp ? dp->rules_cap : 0;
 	*counters = dp ? dp->counters_cap : 0;
+}
+
+/*
+ * links_refresh - the hook points of the live generation with its devices
+ * looked up again (after link events): attach the tc chains to devices
+ * that appeared, drop the hook points of devices that went, as the
+ * kernel's netdev notifier does. The generation does not change: walkers
+ * of new hook points run the live chains' entries.
+ */
+static void links_refresh(struct net *net, struct dataplane *dp)
+{
+	struct dp_error err = { 0 };
+	struct dp_hook *h, *tmp;
+	uint32_t i;
+
+	if (dp->prepared)
+		return;
+	dp->err = 0;
+	prepare_hooks(net, dp, genmask_cur(net), &err);
+	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
+		if (dp->err) {
+			/* keep what runs; what this refresh built goes */
+			if (h->fresh) {
+				hook_free(dp, h);
+			} else if (h->pending_fd >= 0) {
+				close(h->pending_fd);
+				h->pending_fd = -1;
+			}
+			continue;
+		}
+		if (!h->seen) {
+			bpf_map_delete_elem(h->tc ? dp->env.progs_tc_fd :
+					    dp->env.progs_fd, &h->slot);
+			hook_free(dp, h);
+			continue;
+		}
+		h->fresh = false;
+		if (h->pending_fd < 0)
+			continue;
+		bpf_map_update_elem(h->tc ? dp->env.progs_tc_fd : dp->env.progs_fd,
+				    &h->slot, &h->pending_fd, BPF_ANY);
+		if (h->walker_fd >= 0)
+			close(h->walker_fd);
+		h->walker_fd = h->pending_fd;
+		h->pending_fd = -1;
+		for (i = 0; i < h->nwant; i++) {
+			h->heads[i] = h->want[i].head;
+			h->head_pf[i] = h->want[i].pf;
+		}
+		h->nheads = h->nwant;
+		h->nshapes = dp->nshapes;
+	}
+	if (dp->err)
+		fprintf(stderr, "nfbpfd: devices changed, chains not attached: %s\n",
+			err.msg ? err.msg : strerror(-dp->err));
+	dp->err = 0;
+}
+
+int dataplane_link_poll(void)
+{
+	struct epoll_event evs[16];
+	int epfd = dataplane_link_fd(), n, i;
+	char buf[8192];
+
+	if (epfd < 0)
+		return epfd;
+	n = epoll_wait(epfd, evs, 16, 0);
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		struct dataplane *dp = evs[i].data.ptr;
+
+		/* which link changed does not matter: every device name of
+		 * the live chains is looked up again (an overrun, ENOBUFS,
+		 * loses events, not the lookup) */
+		while (recv(dp->link_fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+			;
+		links_refresh(dp->net, dp);
+	}
+	return n;
 }

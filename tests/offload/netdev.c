@@ -320,3 +320,37 @@ Test(netdev, fwd_redirects_and_stops_dup_goes_on)
 	cr_assert_eq(packets(fwd), 1);
 	cr_assert_eq(packets(never), 1, "fwd ends the chain (NF_STOLEN)");
 }
+
+/* a device named before it exists is attached when it appears (link
+ * events), detached when it goes, with no commit in between */
+Test(netdev, devices_that_appear_and_go_later)
+{
+	struct chain *c = tm_chain(t, "ing", HOOK_INGRESS, 0, NF_DROP);
+	uint32_t gone;
+
+	c->base->devs = calloc(1, sizeof(char *));
+	c->base->devs[0] = strdup("ndv5");
+	c->base->ndevs = 1;
+	tm_commit_ok(&net);
+	cr_assert_eq(dataplane_link_poll() >= 0, true);
+	cr_assert_eq(system("ip link add ndv5 type veth peer name ndv6"), 0);
+	cr_assert_geq(dataplane_link_poll(), 1);
+	cr_assert_geq(offload_dev_prog(&net, if_nametoindex("ndv5"), false), 0);
+	cr_assert_eq(offload_dev_prog(&net, if_nametoindex("ndv6"), false), -ENOENT);
+	gone = if_nametoindex("ndv5");
+	cr_assert_eq(system("ip link del ndv5"), 0);
+	cr_assert_geq(dataplane_link_poll(), 1);
+	cr_assert_eq(offload_dev_prog(&net, gone, false), -ENOENT);
+	cr_assert_eq(system("ip link add ndv5 type veth peer name ndv6"), 0);
+	cr_assert_geq(dataplane_link_poll(), 1);
+	build_frame(0x0800, 17, 1);
+	{
+		int fd = offload_dev_prog(&net, if_nametoindex("ndv5"), false);
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame,
+			    .data_size_in = flen);
+
+		cr_assert_geq(fd, 0, "attached again to the new ndv5");
+		cr_assert_eq(bpf_prog_test_run_opts(fd, &o), 0);
+		cr_assert_eq((int)o.retval, TCX_DROP);
+	}
+}
