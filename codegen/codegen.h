@@ -30,6 +30,7 @@
 /* kernel verdict codes (uapi linux/netfilter/nf_tables.h, netfilter.h) */
 #define VERDICT_DROP		0	/* NF_DROP */
 #define VERDICT_ACCEPT		1	/* NF_ACCEPT */
+#define VERDICT_STOLEN		2	/* NF_STOLEN: fwd (tc: TCX_REDIRECT) */
 #define VERDICT_CONTINUE	(-1)	/* NFT_CONTINUE */
 #define VERDICT_BREAK		(-2)	/* NFT_BREAK */
 #define VERDICT_JUMP		(-3)	/* NFT_JUMP */
@@ -75,10 +76,19 @@ struct codegen_entry {
 #define PKT_HAS_OUT	0x4
 #define PKT_LL		0x8	/* mac header set and non-empty */
 #define PKT_PKTTYPE	0x10	/* pkttype readable */
+#define PKT_L3BAD	0x20	/* tc: an IPv4/IPv6 packet whose header fails
+				 * nft_set_pktinfo_ipv{4,6}_validate() */
 
 /**
  * struct codegen_pkt - packet info, computed once per packet
  * (nft_pktinfo plus the meta keys we serve).
+ *
+ * Packet offsets (thoff, ll_off, payload loads) count from the start of
+ * the packet view: skb->data at netfilter hooks (the network header),
+ * the network header in tc programs too (codegen_emit_dynptr() cuts the
+ * bytes before it off the dynptr, @view_off of them). @len is the
+ * kernel's skb->len at the hook: at netdev egress it counts the link
+ * layer header as well (codegen_emit_view_len() gives the view's length).
  */
 struct codegen_pkt {
 	uint32_t len;
@@ -105,7 +115,7 @@ struct codegen_pkt {
 	uint8_t pkttype;
 	uint8_t nhc_len;	/* bytes of the network header cache */
 	uint8_t thc_len;	/* bytes of the transport header cache */
-	uint16_t pad1;
+	uint16_t view_off;	/* tc: network header - skb->data (0: netfilter) */
 	char iifname[16];
 	char oifname[16];
 };
@@ -254,23 +264,47 @@ static inline bool codegen_set_interval(const struct set *s)
  * @state_fd: state map (ARRAY of u64, one slot per stateful expression,
  *	      shared by all CPUs: limit buckets, quota bytes)
  * @gen_fd: generation word (ARRAY, 1 x u32)
- * @progs_fd: prog array of walker programs
+ * @progs_fd: prog array of walker programs (netfilter)
+ * @progs_tc_fd: prog array of tc walker programs (a prog array holds
+ *		 programs of one type)
+ * @ctx: CODEGEN_CTX_*: the program being emitted runs at a netfilter
+ *	 link or as a tcx program (set per program by offload)
  * @kf_dynptr_from_skb: vmlinux BTF id of kfunc bpf_dynptr_from_skb
  * @kf_dynptr_slice: vmlinux BTF id of kfunc bpf_dynptr_slice
+ * @kf_dynptr_adjust: ... of bpf_dynptr_adjust
+ * @kf_cast_to_kern_ctx: ... of bpf_cast_to_kern_ctx
  * @set_hash_fd: exact-match set elements, by key words (0 = not created)
  * @set_lpm_fd: interval set elements, by key bytes (0 = not created)
  * @set_range_fd: interval concatenation elements (0 = not created)
  * @fold_fd: fold map (HASH, struct codegen_fold_key -> u32 entry index)
  * @off: byte offsets of kernel struct members (from vmlinux BTF)
  */
+/* what a program's ctx is (struct codegen_env.ctx) */
+#define CODEGEN_CTX_NF		0	/* struct bpf_nf_ctx: netfilter link */
+#define CODEGEN_CTX_TC_INGRESS	1	/* struct __sk_buff: tcx ingress */
+#define CODEGEN_CTX_TC_EGRESS	2	/* struct __sk_buff: tcx egress */
+
+/* per base chain of a tc walker (codegen_walker_emit() @head_pf) */
+#define HEAD_PF_NETDEV		5	/* NFPROTO_NETDEV: every packet */
+#define HEAD_PF_INET		1	/* NFPROTO_INET ingress: IPv4/IPv6 only */
+
+/* tc program verdicts (uapi TCX_*) */
+#define TCX_NEXT_		(-1)
+#define TCX_DROP_		2
+#define TCX_REDIRECT_		7
+
 struct codegen_env {
 	int rules_fd;
 	int counters_fd;
 	int state_fd;
 	int gen_fd;
 	int progs_fd;
+	int progs_tc_fd;
+	uint8_t ctx;
 	int32_t kf_dynptr_from_skb;
 	int32_t kf_dynptr_slice;
+	int32_t kf_dynptr_adjust;
+	int32_t kf_cast_to_kern_ctx;
 	int set_hash_fd[SET_KEY_WORDS_MAX + 1];
 	int set_lpm_fd[SET_KLEN_MAX + 1];
 	int set_range_fd;
@@ -304,6 +338,7 @@ struct codegen_env {
 		 * not found) and their shifts */
 		int16_t skb_ip_summed, skb_csum_valid;
 		uint8_t ip_summed_shift, csum_valid_shift;
+		int16_t skb_dev, dev_net;	/* sk_buff.dev, net_device.nd_net.net */
 	} off;
 	int log_fd;
 	int reject_fd;
@@ -653,6 +688,8 @@ int codegen_set_detach(struct set **sp);
 /* shapes: detach/release an objref's set or object */
 int codegen_objref_detach(struct expr *e);
 void codegen_objref_release(struct expr *e);
+extern const struct codegen_expr_ops codegen_expr_fwd;
+extern const struct codegen_expr_ops codegen_expr_dup;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 
@@ -718,6 +755,18 @@ void codegen_emit_log_record(struct codegen_prog *p,
  */
 void codegen_emit_reject_record(struct codegen_prog *p,
 				const struct codegen_expr_ctx *ec);
+/*
+ * codegen_emit_dynptr - the packet view as a dynptr at (fp + @fp_off):
+ * bpf_dynptr_from_skb() of the skb of the ctx in @ctx_reg (netfilter:
+ * ctx->skb; tc: ctx itself), in tc programs cut to [pkt.view_off, end)
+ * (r6 = st). Clobbers r1-r5.
+ */
+void codegen_emit_dynptr(struct codegen_prog *p, const struct codegen_env *env,
+			 int ctx_reg, int16_t fp_off);
+/* @dst = bytes in the packet view (r6 = st): pkt.len, less pkt.view_off
+ * at tc egress (@tmp clobbered there) */
+void codegen_emit_view_len(struct codegen_prog *p, const struct codegen_env *env,
+			   int dst, int tmp);
 /*
  * r0 = bpf_dynptr_slice() of @len packet bytes at offset r2 from
  * skb->data (into the shape frame's buffer if not linear); if that fails
@@ -833,19 +882,30 @@ void codegen_fold_emit(struct codegen_prog *p, const struct codegen_shape *s,
  * @env: fds, BTF
  * @heads: rule map indices of the base chains' head entries, in order
  * @nheads: count
+ * @head_pf: tc programs (@env->ctx): HEAD_PF_* of each head; NULL at
+ *	     netfilter hooks
  * @shapes: every shape the rule map may name; shapes[i]->id == i + 1
  * @nshapes: count
+ *
+ * A tc walker runs the base chains of one device and direction (netdev
+ * family, inet ingress) in priority order, as the kernel's per-device
+ * hook list: netdev chains see every packet with nfproto NFPROTO_NETDEV;
+ * inet ingress chains only IPv4/IPv6 (others go on to the next chain),
+ * with nfproto IPv4/IPv6, and drop a packet whose header is invalid
+ * (nft_do_chain_inet_ingress). Accept = TCX_NEXT, drop = TCX_DROP.
  *
  * Return: codegen_prog_finish()'s result.
  */
 int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
-			const uint32_t *heads, uint32_t nheads,
-			struct codegen_shape *const *shapes, uint32_t nshapes);
+			const uint32_t *heads, const uint8_t *head_pf,
+			uint32_t nheads, struct codegen_shape *const *shapes,
+			uint32_t nshapes);
 
 /**
  * codegen_tramp_emit - the permanent program behind a netfilter link:
  * tail call prog array @env->progs_fd slot @slot; NF_ACCEPT if empty
- * (the chain does not exist in the live generation).
+ * (the chain does not exist in the live generation). tc programs
+ * (@env->ctx): @env->progs_tc_fd, TCX_NEXT if empty.
  */
 int codegen_tramp_emit(struct codegen_prog *p, const struct codegen_env *env,
 		       uint32_t slot);

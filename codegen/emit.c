@@ -336,16 +336,58 @@ void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
 	codegen_emit_becmp_at(p, R6, regoff, R7, coff, R1, R2, len, l_lt, l_eq, l_gt);
 }
 
+void codegen_emit_view_len(struct codegen_prog *p, const struct codegen_env *env,
+			   int dst, int tmp)
+{
+	/* dst = pkt.len */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, dst, R6, PKT_OFF(len)));
+	if (env->ctx != CODEGEN_CTX_TC_EGRESS)
+		return;
+	/* egress: skb->len counts the link layer header: dst -= view_off */
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, tmp, R6, PKT_OFF(view_off)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, dst, tmp));
+}
+
+void codegen_emit_dynptr(struct codegen_prog *p, const struct codegen_env *env,
+			 int ctx_reg, int16_t fp_off)
+{
+	uint32_t l_ok = codegen_label_new(p);
+
+	/* bpf_dynptr_from_skb(skb, 0, fp + off): netfilter ctx->skb, tc ctx */
+	if (env->ctx == CODEGEN_CTX_NF)
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, ctx_reg, env->off.ctx_skb));
+	else
+		codegen_emit(p, INSN_MOV64_REG(R1, ctx_reg));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, fp_off));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+	if (env->ctx == CODEGEN_CTX_NF)
+		return;
+	/* tc: r0 = bpf_dynptr_adjust(fp + off, view_off, view_off + view_len) */
+	codegen_emit_view_len(p, env, R3, R2);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R6, PKT_OFF(view_off)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R3, R2));
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, fp_off));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_adjust));
+	/* a view the skb does not hold (never): an empty one, every load
+	 * fails rather than reading from the wrong place */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_ok);
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, fp_off));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_adjust));
+	codegen_label_bind(p, l_ok);
+}
+
 void codegen_emit_slice(struct codegen_prog *p, const struct codegen_env *env,
 			uint32_t len, uint32_t l_fail)
 {
-	/* r9 = offset; bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
+	/* r9 = offset; the packet view at SHAPE_DYNPTR_OFF */
 	codegen_emit(p, INSN_MOV64_REG(R9, R2));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	codegen_emit(p, INSN_MOV64_REG(R3, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
-	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+	codegen_emit_dynptr(p, env, R8, SHAPE_DYNPTR_OFF);
 	/* r0 = bpf_dynptr_slice(&dynptr, r9, buf, len); if !r0 goto fail */
 	codegen_emit(p, INSN_MOV64_REG(R1, R10));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_DYNPTR_OFF));

@@ -23,4 +23,6 @@ const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
 	[EXPR_LIMIT]		= &codegen_expr_limit,
 	[EXPR_QUOTA]		= &codegen_expr_quota,
 	[EXPR_REJECT]		= &codegen_expr_reject,
+	[EXPR_FWD]		= &codegen_expr_fwd,
+	[EXPR_DUP]		= &codegen_expr_dup,
 };

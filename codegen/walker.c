@@ -88,14 +88,34 @@ static void emit_dev(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_label_bind(p, l_none);
 }
 
-/* nft_set_pktinfo_ipv4(): trusts the header the stack already checked */
+/*
+ * nft_set_pktinfo_ipv4(): trusts the header the stack already checked;
+ * in tc programs nft_set_pktinfo_ipv4_validate(): a header that fails
+ * goes to @l_bad
+ */
 static void emit_ipv4(struct codegen_prog *p, const struct codegen_env *env,
-		      uint32_t l_out)
+		      uint32_t l_bad)
 {
-	/* r0 = slice(0, 20); if !r0 goto out */
+	/* r0 = slice(0, 20); if !r0 goto bad */
 	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
 	emit_slice(p, env, R2, 20);
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_bad);
+	if (env->ctx != CODEGEN_CTX_NF) {
+		/* if version != 4 || ihl < 5 goto bad */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 0));
+		codegen_emit(p, INSN_MOV64_REG(R2, R1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R2, 4));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 4, 0), l_bad);
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xf));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 5, 0), l_bad);
+		/* if tot_len < ihl * 4 || view length < tot_len goto bad */
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 2));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R0, 2));
+		codegen_emit(p, INSN_TO_BE(R2, 16));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R2, R1, 0), l_bad);
+		codegen_emit_view_len(p, env, R3, R4);
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R3, R2, 0), l_bad);
+	}
 	/* pkt.thoff = (iph->ihl) * 4 */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 0));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xf));
@@ -125,16 +145,34 @@ static void emit_in(struct codegen_prog *p, const int *hdrs, int n, uint32_t l)
 
 /*
  * __nft_set_pktinfo_ipv6() with ipv6_find_hdr(target -1, no flags):
- * r8 = nexthdr, r9 = start; walks IPV6_EXT_MAX headers at most.
+ * r8 = nexthdr, r9 = start; walks IPV6_EXT_MAX headers at most. No
+ * transport header: goto @l_out. In tc programs
+ * nft_set_pktinfo_ipv6_validate(): an invalid header (or none found)
+ * goes to @l_bad.
  */
 static void emit_ipv6(struct codegen_prog *p, const struct codegen_env *env,
-		      uint32_t l_out)
+		      uint32_t l_bad)
 {
 	static const int opt[] = { 0, 60 };	/* HOP, DEST */
 	static const int ext[] = { 0, 43, 44, 51, 60 }; /* without NONE(59) */
-	uint32_t l_l4 = codegen_label_new(p);
+	uint32_t l_l4 = codegen_label_new(p), l_out = l_bad;
 	int i;
 
+	if (env->ctx != CODEGEN_CTX_NF) {
+		/* r0 = slice(0, 40); if version != 6 goto bad */
+		codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+		emit_slice(p, env, R2, 40);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_bad);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 0));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 4));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 6, 0), l_bad);
+		/* if payload_len + 40 > view length goto bad */
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R0, 4));
+		codegen_emit(p, INSN_TO_BE(R2, 16));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 40));
+		codegen_emit_view_len(p, env, R3, R4);
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R2, R3, 0), l_bad);
+	}
 	/* r0 = slice(0, 8); r8 = ip6h->nexthdr; r9 = 40 */
 	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
 	emit_slice(p, env, R2, 8);
@@ -234,13 +272,13 @@ static void emit_cache_read(struct codegen_prog *p, int16_t dst, int off_reg,
  * reads it; one beyond goes to the packet (short packets included), so
  * the cache changes no result. r7 is free after the prologue.
  */
-static void emit_cache(struct codegen_prog *p)
+static void emit_cache(struct codegen_prog *p, const struct codegen_env *env)
 {
 	uint32_t l_nh = codegen_label_new(p), l_th = codegen_label_new(p);
 	uint32_t l_thlen = codegen_label_new(p), l_end = codegen_label_new(p);
 
-	/* r7 = min(pkt.len, PKT_NHC); nhc = packet[0, r7) */
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R7, R6, PKT_OFF(len)));
+	/* r7 = min(view length, PKT_NHC); nhc = packet[0, r7) */
+	codegen_emit_view_len(p, env, R7, R1);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R7, PKT_NHC, 0), l_nh);
 	codegen_emit(p, INSN_MOV64_IMM(R7, PKT_NHC));
 	codegen_label_bind(p, l_nh);
@@ -255,7 +293,7 @@ static void emit_cache(struct codegen_prog *p)
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_end);
 	/* r8 = thoff; if len <= thoff goto end; r7 = min(len - thoff, PKT_THC) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R8, R6, PKT_OFF(thoff)));
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R7, R6, PKT_OFF(len)));
+	codegen_emit_view_len(p, env, R7, R1);
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLE, R7, R8, 0), l_end);
 	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R7, R8));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R7, PKT_THC, 0), l_thlen);
@@ -266,12 +304,90 @@ static void emit_cache(struct codegen_prog *p)
 	codegen_label_bind(p, l_end);
 }
 
+/* pkt.view_off (tc) from @dst: @dst -= view_off (r6 = st; @tmp clobbered) */
+static void emit_sub_view(struct codegen_prog *p, int dst, int tmp)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, tmp, R6, PKT_OFF(view_off)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, dst, tmp));
+}
+
+#define ETH_P_IP_BE	0x0008	/* htons(ETH_P_IP) as a u16 load sees it */
+#define ETH_P_IPV6_BE	0xdd86	/* htons(ETH_P_IPV6) */
+#define NF_NETDEV_PF	5	/* NFPROTO_NETDEV */
+
+/*
+ * tc: pkttype of a PACKET_LOOPBACK packet as nft_meta_get_eval() with
+ * NFPROTO_NETDEV: by skb->protocol, IPv4 multicast or broadcast by the
+ * daddr (the cache holds it if the header is there), IPv6 multicast,
+ * anything else not readable (no PKT_PKTTYPE). After the cache.
+ */
+static void emit_pkttype_tc(struct codegen_prog *p)
+{
+	uint32_t l_set = codegen_label_new(p), l_none = codegen_label_new(p);
+	uint32_t l_store = codegen_label_new(p), l_v4 = codegen_label_new(p);
+
+	/* if pkttype != LOOPBACK goto set */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(pkttype)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, PACKET_LOOPBACK, 0), l_set);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(protocol)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_MULTICAST));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, ETH_P_IPV6_BE, 0), l_store);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, ETH_P_IP_BE, 0), l_v4);
+	codegen_emit_jmp(p, INSN_JA(0), l_none);
+	/* ipv4: no 20 header bytes: unreadable; multicast iff daddr in 224/4 */
+	codegen_label_bind(p, l_v4);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 20, 0), l_none);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_NHC_OFF + 16));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xf0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xe0, 0), l_store);
+	codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_BROADCAST));
+	codegen_label_bind(p, l_store);
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R2, PKT_OFF(pkttype)));
+	codegen_label_bind(p, l_set);
+	emit_set_flag(p, PKT_PKTTYPE);
+	codegen_label_bind(p, l_none);
+}
+
+/*
+ * tc: before the chain at @pf (HEAD_PF_*): pkt.nfproto; an inet ingress
+ * chain skips what is not IPv4/IPv6 (goto @l_next) and drops a packet
+ * whose header is invalid (nft_do_chain_inet_ingress)
+ */
+static void emit_head_pf(struct codegen_prog *p, uint8_t pf, uint32_t l_next)
+{
+	uint32_t l_pf = codegen_label_new(p), l_ok = codegen_label_new(p);
+
+	if (pf != HEAD_PF_INET) {
+		codegen_emit(p, INSN_ST_MEM(BPF_B, R6, PKT_OFF(nfproto), NF_NETDEV_PF));
+		return;
+	}
+	/* r2 = NFPROTO_IPV4/IPV6 by skb->protocol; anything else: next chain */
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(protocol)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, NFPROTO_IPV4));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, ETH_P_IP_BE, 0), l_pf);
+	codegen_emit(p, INSN_MOV64_IMM(R2, NFPROTO_IPV6));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, ETH_P_IPV6_BE, 0), l_pf);
+	codegen_emit_jmp(p, INSN_JA(0), l_next);
+	codegen_label_bind(p, l_pf);
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R2, PKT_OFF(nfproto)));
+	/* if pkt.flags & L3BAD: return TCX_DROP */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L3BAD));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_ok);
+	codegen_emit(p, INSN_MOV64_IMM(R0, TCX_DROP_));
+	codegen_emit(p, INSN_EXIT());
+	codegen_label_bind(p, l_ok);
+}
+
 /* main function: state, generation, packet info, bpf_loop, verdict */
 static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
-		      const uint32_t *heads, uint32_t nheads, uint32_t l_cb)
+		      const uint32_t *heads, const uint8_t *head_pf,
+		      uint32_t nheads, uint32_t l_cb)
 {
+	bool tc = env->ctx != CODEGEN_CTX_NF;
 	uint32_t l_out = codegen_label_new(p), l_v6 = codegen_label_new(p);
-	uint32_t l_pkttype = codegen_label_new(p);
+	uint32_t l_pkttype = codegen_label_new(p), l_bad = codegen_label_new(p);
 	uint32_t l_gen = codegen_label_new(p), k;
 	uint32_t l_noll = codegen_label_new(p), l_lo = codegen_label_new(p);
 	int off;
@@ -296,14 +412,36 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_MOV64_IMM(R1, 1));
 	codegen_emit(p, INSN_ALU64_REG(BPF_LSH, R1, R8));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(genbit)));
-	/* 2. packet info from ctx (BTF loads): r7 = skb, r8 = state */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R7, R9, env->off.ctx_skb));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R8, R9, env->off.ctx_state));
+	/* 2. packet info: r7 = skb (netfilter: ctx->skb, r8 = ctx->state;
+	 * tc: bpf_cast_to_kern_ctx(ctx)), BTF loads */
+	if (tc) {
+		codegen_emit(p, INSN_MOV64_REG(R1, R9));
+		codegen_emit(p, INSN_CALL_KFUNC(env->kf_cast_to_kern_ctx));
+		codegen_emit(p, INSN_MOV64_REG(R7, R0));
+		/* view_off = network_header - (data - head): the view starts
+		 * at the network header, as skb->data at netfilter hooks */
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R7, env->off.skb_network_header));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, env->off.skb_head));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R7, env->off.skb_data));
+		codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R3, R2));
+		codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R1, R3));
+		codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(view_off)));
+	} else {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R7, R9, env->off.ctx_skb));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R8, R9, env->off.ctx_state));
+	}
+	/* pkt.len = skb->len; tc ingress: from the network header (tc
+	 * pushed the mac header back, netfilter's ingress hook sees it pulled) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_len));
+	if (env->ctx == CODEGEN_CTX_TC_INGRESS)
+		emit_sub_view(p, R1, R2);
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(len)));
-	/* pkt.headlen = skb->len - skb->data_len (skb_headlen) */
+	/* pkt.headlen = skb->len - skb->data_len (skb_headlen), in the view */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_len));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, env->off.skb_data_len));
 	codegen_emit(p, INSN_ALU32_REG(BPF_SUB, R1, R2));
+	if (tc)
+		emit_sub_view(p, R1, R2);
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(headlen)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_mark));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(mark)));
@@ -313,12 +451,21 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(protocol)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, env->off.skb_nfct));
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, PKT_OFF(nfct)));
-	/* addresses for the probe-read keys: skb, state->net */
+	/* addresses for the probe-read keys: skb, the netns (netfilter:
+	 * state->net; tc: dev_net(skb->dev)) */
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R7, PKT_OFF(skb_addr)));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.st_net));
+	if (tc) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, env->off.skb_dev));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R1, env->off.dev_net));
+	} else {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.st_net));
+	}
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, PKT_OFF(net_addr)));
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R8, env->off.st_pf));
-	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(nfproto)));
+	/* nfproto: the hook state's; tc: per chain (emit_head_pf) */
+	if (!tc) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R8, env->off.st_pf));
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(nfproto)));
+	}
 	/* pkt_type (bitfield) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7, env->off.skb_pkt_type));
 	if (env->off.pkt_type_shift)
@@ -330,7 +477,7 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xffff, 0), l_noll);
 	codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R7, env->off.skb_network_header));
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R1, R2, 0), l_noll);
-	/* ll_addr = head + mac; ll_off = mac - (data - head) */
+	/* ll_addr = head + mac; ll_off = mac - (data - head) (- view_off) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, env->off.skb_head));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R7, env->off.skb_data));
 	codegen_emit(p, INSN_MOV64_REG(R4, R2));
@@ -338,57 +485,97 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R4, PKT_OFF(ll_addr)));
 	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R3, R2));
 	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R1, R3));
+	if (tc)
+		emit_sub_view(p, R1, R2);
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(ll_off)));
 	emit_set_flag(p, PKT_LL);
 	codegen_label_bind(p, l_noll);
-	/* devices */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_in));
-	emit_dev(p, env, R9, PKT_HAS_IN, PKT_OFF(iif), PKT_OFF(iifname),
-		 PKT_OFF(iiftype), PKT_OFF(in_dev));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_out));
-	emit_dev(p, env, R9, PKT_HAS_OUT, PKT_OFF(oif), PKT_OFF(oifname),
-		 PKT_OFF(oiftype), PKT_OFF(out_dev));
-	/* bpf_dynptr_from_skb(skb, 0, &dynptr) */
-	codegen_emit(p, INSN_MOV64_REG(R1, R7));
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	codegen_emit(p, INSN_MOV64_REG(R3, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, DYNPTR_FP));
-	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+	/* devices: the hook state's; tc ingress: in = skb->dev, egress:
+	 * out = skb->dev (nf_hook_ingress(), nf_hook_egress()) */
+	if (tc && env->ctx == CODEGEN_CTX_TC_INGRESS) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R7, env->off.skb_dev));
+		emit_dev(p, env, R9, PKT_HAS_IN, PKT_OFF(iif), PKT_OFF(iifname),
+			 PKT_OFF(iiftype), PKT_OFF(in_dev));
+	} else if (tc) {
+		uint32_t l_nodev = codegen_label_new(p);
 
-	/* 3. network/transport header by family; r9 = v4 daddr byte 0 */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R7, env->off.skb_dev));
+		emit_dev(p, env, R9, PKT_HAS_OUT, PKT_OFF(oif), PKT_OFF(oifname),
+			 PKT_OFF(oiftype), PKT_OFF(out_dev));
+		/* meta iiftype is skb->dev's type in this kernel (nft_meta
+		 * NFT_META_IFTYPE), with or without an input device */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R7, env->off.skb_dev));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_nodev);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R9, env->off.dev_type));
+		codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(iiftype)));
+		emit_set_flag(p, PKT_HAS_IN);
+		codegen_label_bind(p, l_nodev);
+	} else {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_in));
+		emit_dev(p, env, R9, PKT_HAS_IN, PKT_OFF(iif), PKT_OFF(iifname),
+			 PKT_OFF(iiftype), PKT_OFF(in_dev));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_out));
+		emit_dev(p, env, R9, PKT_HAS_OUT, PKT_OFF(oif), PKT_OFF(oifname),
+			 PKT_OFF(oiftype), PKT_OFF(out_dev));
+	}
+	/* the packet view as a dynptr (ctx from its slot) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, ST_FP(CTX_FROM_ST)));
+	codegen_emit_dynptr(p, env, R2, DYNPTR_FP);
+
+	/* 3. network/transport header by family (tc: by skb->protocol, with
+	 * validation); r9 = v4 daddr byte 0 */
 	codegen_emit(p, INSN_MOV64_IMM(R9, 0));
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NFPROTO_IPV6, 0), l_v6);
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NFPROTO_IPV4, 0), l_out);
-	emit_ipv4(p, env, l_out);
-	codegen_emit_jmp(p, INSN_JA(0), l_out);
-	codegen_label_bind(p, l_v6);
-	emit_ipv6(p, env, l_out);
-	codegen_label_bind(p, l_out);
+	if (tc) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(protocol)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, ETH_P_IPV6_BE, 0), l_v6);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, ETH_P_IP_BE, 0), l_out);
+		emit_ipv4(p, env, l_bad);
+		codegen_emit_jmp(p, INSN_JA(0), l_out);
+		codegen_label_bind(p, l_v6);
+		emit_ipv6(p, env, l_bad);
+		codegen_emit_jmp(p, INSN_JA(0), l_out);
+		codegen_label_bind(p, l_bad);
+		emit_set_flag(p, PKT_L3BAD);
+		codegen_label_bind(p, l_out);
+	} else {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NFPROTO_IPV6, 0), l_v6);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NFPROTO_IPV4, 0), l_out);
+		emit_ipv4(p, env, l_out);
+		codegen_emit_jmp(p, INSN_JA(0), l_out);
+		codegen_label_bind(p, l_v6);
+		emit_ipv6(p, env, l_out);
+		codegen_label_bind(p, l_out);
 
-	/* 4. pkttype: PACKET_LOOPBACK -> multicast/broadcast as nft_meta */
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(pkttype)));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, PACKET_LOOPBACK, 0), l_pkttype);
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
-	codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_MULTICAST));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NFPROTO_IPV6, 0), l_lo);
-	/* ipv4: multicast iff daddr in 224/4 */
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R9, 0xf0));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0xe0, 0), l_lo);
-	codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_BROADCAST));
-	codegen_label_bind(p, l_lo);
-	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R2, PKT_OFF(pkttype)));
-	codegen_label_bind(p, l_pkttype);
-	emit_set_flag(p, PKT_PKTTYPE);
+		/* 4. pkttype: PACKET_LOOPBACK -> multicast/broadcast as nft_meta */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(pkttype)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, PACKET_LOOPBACK, 0), l_pkttype);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+		codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_MULTICAST));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NFPROTO_IPV6, 0), l_lo);
+		/* ipv4: multicast iff daddr in 224/4 */
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R9, 0xf0));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0xe0, 0), l_lo);
+		codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_BROADCAST));
+		codegen_label_bind(p, l_lo);
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R2, PKT_OFF(pkttype)));
+		codegen_label_bind(p, l_pkttype);
+		emit_set_flag(p, PKT_PKTTYPE);
+	}
 
 	/* 5. packet byte cache (the prologue's slices are done with pktc) */
-	emit_cache(p);
+	emit_cache(p, env);
+	if (tc)
+		emit_pkttype_tc(p);
 
-	/* 6. each base chain at this hook point, newest registration first: a
-	 * drop ends the packet's journey, an accept goes on to the next */
+	/* 6. each base chain at this hook point, newest registration first
+	 * (tc: in priority order): a drop ends the packet's journey, an
+	 * accept goes on to the next */
 	for (k = 0; k < nheads; k++) {
 		uint32_t l_next = codegen_label_new(p);
 
+		if (tc)
+			emit_head_pf(p, head_pf ? head_pf[k] : HEAD_PF_NETDEV, l_next);
 		/* st->depth = 0; st->final = NF_DROP (if the loop runs out) */
 		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(depth), 0));
 		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_DROP));
@@ -412,15 +599,27 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		codegen_emit(p, INSN_MOV64_REG(R3, R6));
 		codegen_emit(p, INSN_MOV64_IMM(R4, 0));
 		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_loop));
-		/* if (st->final & 1) == NF_DROP return NF_DROP */
+		/* if (st->final & 1) == NF_DROP return NF_DROP (tc: TCX_DROP);
+		 * tc: NF_STOLEN (fwd) returns TCX_REDIRECT */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R0, R6, ST_OFF(final)));
+		if (tc) {
+			uint32_t l_kept = codegen_label_new(p);
+
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, VERDICT_STOLEN, 0),
+					 l_kept);
+			codegen_emit(p, INSN_MOV64_IMM(R0, TCX_REDIRECT_));
+			codegen_emit(p, INSN_EXIT());
+			codegen_label_bind(p, l_kept);
+		}
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R0, 1));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, VERDICT_DROP, 0), l_next);
+		if (tc)
+			codegen_emit(p, INSN_MOV64_IMM(R0, TCX_DROP_));
 		codegen_emit(p, INSN_EXIT());
 		codegen_label_bind(p, l_next);
 	}
-	/* every chain accepted */
-	codegen_emit(p, INSN_MOV64_IMM(R0, VERDICT_ACCEPT));
+	/* every chain accepted (tc: on to the next program, TCX_NEXT) */
+	codegen_emit(p, INSN_MOV64_IMM(R0, tc ? TCX_NEXT_ : VERDICT_ACCEPT));
 	codegen_emit(p, INSN_EXIT());
 }
 
@@ -696,6 +895,7 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_BREAK, 0), l_next);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_ACCEPT, 0), l_final);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_DROP, 0), l_final);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_STOLEN, 0), l_final);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_JUMP, 0), l_jump);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_GOTO, 0), l_goto);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_RETURN, 0), l_end);
@@ -758,8 +958,9 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 }
 
 int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
-			const uint32_t *heads, uint32_t nheads,
-			struct codegen_shape *const *shapes, uint32_t nshapes)
+			const uint32_t *heads, const uint8_t *head_pf,
+			uint32_t nheads, struct codegen_shape *const *shapes,
+			uint32_t nshapes)
 {
 	uint32_t nfuncs = (nshapes + SHAPES_PER_FUNC - 1) / SHAPES_PER_FUNC;
 	uint32_t l_cb = codegen_label_new(p);
@@ -789,7 +990,7 @@ int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
 				hi < nshapes ? hi : nshapes))
 			l_fold[i] = codegen_label_new(p);
 	}
-	emit_main(p, env, heads, nheads, l_cb);
+	emit_main(p, env, heads, head_pf, nheads, l_cb);
 	emit_cb(p, env, l_cb, nfuncs, l_func, l_fold);
 	for (i = 0; i < nfuncs; i++) {
 		uint32_t hi = (i + 1) * SHAPES_PER_FUNC;
@@ -810,13 +1011,15 @@ int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
 int codegen_tramp_emit(struct codegen_prog *p, const struct codegen_env *env,
 		       uint32_t slot)
 {
+	bool tc = env->ctx != CODEGEN_CTX_NF;
+
 	codegen_func_begin(p, codegen_label_new(p));
 	/* bpf_tail_call(ctx, progs, slot) */
-	codegen_emit_ld_map(p, R2, env->progs_fd);
+	codegen_emit_ld_map(p, R2, tc ? env->progs_tc_fd : env->progs_fd);
 	codegen_emit(p, INSN_MOV64_IMM(R3, slot));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_tail_call));
-	/* empty slot: the chain is not live: NF_ACCEPT */
-	codegen_emit(p, INSN_MOV64_IMM(R0, VERDICT_ACCEPT));
+	/* empty slot: the chain is not live: NF_ACCEPT (tc: TCX_NEXT) */
+	codegen_emit(p, INSN_MOV64_IMM(R0, tc ? TCX_NEXT_ : VERDICT_ACCEPT));
 	codegen_emit(p, INSN_EXIT());
 	return codegen_prog_finish(p);
 }

@@ -196,4 +196,20 @@ int dataplane_log_fd(void);
 int dataplane_log_poll(void (*emit)(void *arg, int level, const char *line),
 		       void *arg);
 
+/**
+ * dataplane_link_fd - one descriptor that polls readable (EPOLLIN) when a
+ * device appeared, went or changed in a namespace with a dataplane (its
+ * rtnetlink link events). Owned by the dataplane.
+ * Return: fd or -errno.
+ */
+int dataplane_link_fd(void);
+
+/**
+ * dataplane_link_poll - after link events: attach the live netdev and
+ * inet ingress chains to the devices they name that exist now, detach
+ * those of devices that went (no generation change).
+ * Return: namespaces looked at, or -errno.
+ */
+int dataplane_link_poll(void);
+
 #endif /* NFBPF_DATAPLANE_H */

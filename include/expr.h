@@ -45,6 +45,8 @@ enum expr_type {
 	EXPR_LIMIT,
 	EXPR_QUOTA,
 	EXPR_REJECT,
+	EXPR_FWD,
+	EXPR_DUP,
 	__EXPR_MAX
 };
 

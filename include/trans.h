@@ -49,6 +49,13 @@ enum trans_op {
  * @upd_name: new chain name (owned; NULL = unchanged)
  * @binding: DELCHAIN of a bound chain, following its rule's DELRULE: no
  *	     event (the kernel sends none), its rules go with it
+ * @upd_devs: netdev base chain update: the chain's devices with those the
+ *	      update adds (NEWCHAIN) or without those it deletes (DELCHAIN
+ *	      with @update: the chain stays) (owned array of owned names;
+ *	      NULL = unchanged); swapped with the chain's while the batch
+ *	      commits
+ * @upd_ndevs: count
+ * @upd_has_devs: @upd_devs/@upd_ndevs are set
  */
 struct trans {
 	struct list_head list;
@@ -73,6 +80,9 @@ struct trans {
 	uint64_t upd_expires;	/* ... and when it expires */
 	char *upd_name;
 	bool binding;
+	char **upd_devs;
+	uint32_t upd_ndevs;
+	bool upd_has_devs;
 };
 
 /**

@@ -245,6 +245,21 @@ static int parse_counters(struct nfnl_ctx *ctx, const struct nlattr *attr,
 	return 0;
 }
 
+/*
+ * does the batch so far wake or put @t to sleep (the kernel's
+ * __NFT_TABLE_F_UPDATE)? nf_tables_addchain() then refuses base chains
+ */
+static bool table_dormant_pending(struct nfnl_ctx *ctx, const struct table *t)
+{
+	const struct trans *tr;
+
+	list_for_each_entry(tr, &ctx->tx->records, list)
+		if (tr->op == TRANS_NEWTABLE && tr->update && tr->table == t &&
+		    ((tr->upd_flags ^ t->flags) & NFT_TABLE_F_DORMANT))
+			return true;
+	return false;
+}
+
 static int addchain(struct nfnl_ctx *ctx, struct table *t,
 		    const struct nlattr **cda, uint32_t policy, uint32_t flags)
 {
@@ -255,6 +270,8 @@ static int addchain(struct nfnl_ctx *ctx, struct table *t,
 	int err;
 
 	if (cda[NFTA_CHAIN_HOOK]) {
+		if (table_dormant_pending(ctx, t))
+			return -EINVAL;
 		if (flags & CHAIN_F_BINDING)
 			return -EOPNOTSUPP;
 		bc = calloc(1, sizeof(*bc));
@@ -349,10 +366,74 @@ out_free_bc:
 	return err;
 }
 
+static void free_devs(char **devs, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; devs && i < n; i++)
+		free(devs[i]);
+	free(devs);
+}
+
+/*
+ * upd_devs - a netdev base chain update adds the devices of its hook the
+ * chain lacks (nf_tables_updchain()): *@out = the chain's devices, then
+ * those (owned copies), or NULL if the update adds none
+ */
+static int upd_devs(struct nfnl_ctx *ctx, const struct nlattr **ha,
+		    const struct basechain *bc, char ***out, uint32_t *nout)
+{
+	struct basechain add = { 0 };
+	char **all = NULL;
+	uint32_t i, j, n = 0;
+	int err;
+
+	*out = NULL;
+	*nout = 0;
+	err = parse_devs(ctx, ha, &add);
+	if (err)
+		goto out_free;
+	all = calloc(bc->ndevs + add.ndevs + 1, sizeof(*all));
+	if (!all) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	for (i = 0; i < bc->ndevs; i++) {
+		all[n] = strdup(bc->devs[i]);
+		if (!all[n++]) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+	}
+	for (i = 0; i < add.ndevs; i++) {
+		for (j = 0; j < n && strcmp(all[j], add.devs[i]); j++)
+			;
+		if (j < n)
+			continue;
+		all[n++] = add.devs[i];
+		add.devs[i] = NULL;
+	}
+	if (n == bc->ndevs) {
+		err = 0;	/* nothing new */
+		goto out_free;
+	}
+	*out = all;
+	*nout = n;
+	free_devs(add.devs, add.ndevs);
+	return 0;
+
+out_free:
+	free_devs(all, n);
+	free_devs(add.devs, add.ndevs);
+	return err;
+}
+
 static int updchain(struct nfnl_ctx *ctx, struct table *t, struct chain *c,
 		    const struct nlattr **cda, int64_t policy, uint32_t flags,
 		    const struct nlattr *attr)
 {
+	char **devs = NULL;
+	uint32_t ndevs = 0;
 	struct trans *tr;
 
 	if (c->flags ^ flags)
@@ -379,19 +460,34 @@ static int updchain(struct nfnl_ctx *ctx, struct table *t, struct chain *c,
 			extack_set(ctx->ext, "Hook mismatch", cda[NFTA_CHAIN_HOOK]);
 			return -EOPNOTSUPP;
 		}
+		/* nf_tables_updchain(): another type is EEXIST on the name */
 		if (cda[NFTA_CHAIN_TYPE] &&
 		    nfnl_attr_strcmp(cda[NFTA_CHAIN_TYPE], c->base->type)) {
-			extack_set(ctx->ext, "Chain type mismatch", cda[NFTA_CHAIN_TYPE]);
-			return -EOPNOTSUPP;
+			if (!type_lookup(ctx->family, cda[NFTA_CHAIN_TYPE]))
+				return -ENOENT;
+			extack_set(ctx->ext, NULL, attr);
+			return -EEXIST;
+		}
+		if (is_netdev_hook(t->family, c->base->hooknum)) {
+			err = upd_devs(ctx, ha, c->base, &devs, &ndevs);
+			if (err)
+				return err;
 		}
 	}
 	tr = nfnl_tx_add(ctx, TRANS_NEWCHAIN);
-	if (!tr)
+	if (!tr) {
+		free_devs(devs, ndevs);
 		return -ENOMEM;
+	}
 	tr->table = t;
 	tr->chain = c;
 	tr->update = true;
 	tr->upd_policy = policy;
+	if (devs) {
+		tr->upd_devs = devs;
+		tr->upd_ndevs = ndevs;
+		tr->upd_has_devs = true;
+	}
 	/* a rename; the chain's own name counts as taken, as on the kernel */
 	if (cda[NFTA_CHAIN_HANDLE] && cda[NFTA_CHAIN_NAME]) {
 		char name[NAME_MAXLEN];
@@ -417,6 +513,7 @@ static int updchain(struct nfnl_ctx *ctx, struct table *t, struct chain *c,
 
 out_eexist:
 	list_del(&tr->list);
+	free_devs(tr->upd_devs, tr->upd_ndevs);
 	free(tr);
 	return -EEXIST;
 }
@@ -530,6 +627,83 @@ static int chain_find(struct nfnl_ctx *ctx, const struct nlattr **cda,
 	return 0;
 }
 
+/*
+ * delchain_hook - nft_delchain_hook(): delete some devices of a netdev
+ * base chain; each must be one of the chain's (-ENOENT). The chain stays,
+ * with no device if they were all deleted.
+ */
+static int delchain_hook(struct nfnl_ctx *ctx, struct table *t,
+			 struct chain *c, const struct nlattr **cda)
+{
+	const struct nlattr *ha[NFTA_HOOK_MAX + 1];
+	struct basechain del = { 0 };
+	char **keep = NULL;
+	uint32_t i, j, n = 0;
+	struct trans *tr;
+	int err;
+
+	if (table_dormant_pending(ctx, t))
+		return -EOPNOTSUPP;
+	err = nfnl_attr_parse_nested(cda[NFTA_CHAIN_HOOK], NFTA_HOOK_MAX,
+				     hook_policy, ha, ctx->ext);
+	if (err)
+		return err;
+	/* nft_chain_parse_hook() against the existing chain */
+	if ((ha[NFTA_HOOK_HOOKNUM] &&
+	     nfnl_attr_be32(ha[NFTA_HOOK_HOOKNUM]) != c->base->hooknum) ||
+	    (ha[NFTA_HOOK_PRIORITY] &&
+	     (int32_t)nfnl_attr_be32(ha[NFTA_HOOK_PRIORITY]) != c->base->priority)) {
+		extack_set(ctx->ext, "Hook mismatch", cda[NFTA_CHAIN_HOOK]);
+		return -EOPNOTSUPP;
+	}
+	err = parse_devs(ctx, ha, &del);
+	if (err)
+		goto out_free;
+	for (i = 0; i < del.ndevs; i++) {
+		for (j = 0; j < c->base->ndevs && strcmp(c->base->devs[j], del.devs[i]); j++)
+			;
+		if (j == c->base->ndevs) {
+			err = -ENOENT;
+			goto out_free;
+		}
+	}
+	keep = calloc(c->base->ndevs + 1, sizeof(*keep));
+	if (!keep) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	for (j = 0; j < c->base->ndevs; j++) {
+		for (i = 0; i < del.ndevs && strcmp(c->base->devs[j], del.devs[i]); i++)
+			;
+		if (i < del.ndevs)
+			continue;
+		keep[n] = strdup(c->base->devs[j]);
+		if (!keep[n++]) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+	}
+	tr = nfnl_tx_add(ctx, TRANS_DELCHAIN);
+	if (!tr) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	tr->family = t->family;
+	tr->table = t;
+	tr->chain = c;
+	tr->update = true;
+	tr->upd_devs = keep;
+	tr->upd_ndevs = n;
+	tr->upd_has_devs = true;
+	free_devs(del.devs, del.ndevs);
+	return 0;
+
+out_free:
+	free_devs(keep, n);
+	free_devs(del.devs, del.ndevs);
+	return err;
+}
+
 int nfnl_delchain(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
 	bool destroy = NFNL_MSG_TYPE(ctx->nlh->nlmsg_type) == NFT_MSG_DESTROYCHAIN;
@@ -555,11 +729,8 @@ int nfnl_delchain(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		/* only a netdev-style hook has devices to delete
 		 * (nft_base_chain_netdev); any other base chain is deleted
 		 * whole, the hook attribute ignored (iptables-nft -X) */
-		if (c->base && is_netdev_hook(t->family, c->base->hooknum)) {
-			extack_set(ctx->ext, "nfbpf: deleting chain devices is not supported yet",
-				   cda[NFTA_CHAIN_HOOK]);
-			return -EOPNOTSUPP;
-		}
+		if (c->base && is_netdev_hook(t->family, c->base->hooknum))
+			return delchain_hook(ctx, t, c, cda);
 	}
 	if ((ctx->nlh->nlmsg_flags & NLM_F_NONREC) && c->use > 0)
 		return -EBUSY;

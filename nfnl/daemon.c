@@ -129,6 +129,8 @@ static void kmsg_emit(void *arg, int level, const char *line)
 
 /* epoll tag of the log descriptor (dataplane_log_fd()) */
 static char log_tag;
+/* ... and of the link events descriptor (dataplane_link_fd()) */
+static char link_tag;
 
 /* Tag values in epoll data: connections are pointers, the listener is NULL. */
 static int ep_mod(struct conn *c, int fd, uint32_t events, int op)
@@ -719,6 +721,10 @@ int main(int argc, char **argv)
 		ev.data.ptr = &log_tag;
 		epoll_ctl(d.epfd, EPOLL_CTL_ADD, dataplane_log_fd(), &ev);
 	}
+	if (dataplane_link_fd() >= 0) {
+		ev.data.ptr = &link_tag;
+		epoll_ctl(d.epfd, EPOLL_CTL_ADD, dataplane_link_fd(), &ev);
+	}
 	logmsg(LOG_INFO, "listening on %s", d.sock_path);
 
 	while (!d.stop) {
@@ -735,6 +741,10 @@ int main(int argc, char **argv)
 			}
 			if ((void *)c == &log_tag) {
 				dataplane_log_poll(kmsg_emit, NULL);
+				continue;
+			}
+			if ((void *)c == &link_tag) {
+				dataplane_link_poll();
 				continue;
 			}
 			/* which fd fired: look it up by trying the data fd first */

@@ -16,7 +16,8 @@ extern const struct nfnl_expr_ops nfnl_expr_immediate, nfnl_expr_cmp,
 	nfnl_expr_byteorder, nfnl_expr_ct, nfnl_expr_exthdr, nfnl_expr_log,
 	nfnl_expr_numgen, nfnl_expr_hash, nfnl_expr_objref, nfnl_expr_match,
 	nfnl_expr_target,
-	nfnl_expr_limit, nfnl_expr_quota, nfnl_expr_reject;
+	nfnl_expr_limit, nfnl_expr_quota, nfnl_expr_reject, nfnl_expr_fwd,
+	nfnl_expr_dup;
 
 const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &nfnl_expr_immediate,
@@ -39,6 +40,8 @@ const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_LIMIT] = &nfnl_expr_limit,
 	[EXPR_QUOTA] = &nfnl_expr_quota,
 	[EXPR_REJECT] = &nfnl_expr_reject,
+	[EXPR_FWD] = &nfnl_expr_fwd,
+	[EXPR_DUP] = &nfnl_expr_dup,
 };
 
 struct set *nfnl_set_lookup_global(const struct nfnl_expr_ctx *ctx,

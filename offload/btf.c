@@ -221,6 +221,7 @@ int offload_btf_env(struct codegen_env *env)
 		O("net_device", "type", dev_type),
 		O("net_device", "hard_header_len", dev_hard_header_len),
 		O("sk_buff", "vlan_all", skb_vlan_all),
+		O("sk_buff", "dev", skb_dev),
 #undef O
 	};
 	uint32_t bits, bitsize;
@@ -264,6 +265,17 @@ int offload_btf_env(struct codegen_env *env)
 	if (id < 0)
 		return -ENOENT;
 	env->kf_dynptr_slice = id;
+	/* tc programs: the kernel sk_buff of the ctx, the view's start */
+	id = btf__find_by_name_kind(vmlinux, "bpf_dynptr_adjust", BTF_KIND_FUNC);
+	if (id < 0)
+		return -ENOENT;
+	env->kf_dynptr_adjust = id;
+	id = btf__find_by_name_kind(vmlinux, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC);
+	if (id < 0)
+		return -ENOENT;
+	env->kf_cast_to_kern_ctx = id;
+	if (path_off("net_device", "nd_net.net", &env->off.dev_net, NULL))
+		return -ENOENT;
 	return probe_env(env);
 }
 
@@ -285,7 +297,7 @@ static int add_blob(struct btf *btf, const char *name, uint32_t size,
  * struct nfbpf_entry *e)": the kernel verifies those once each, with ctx
  * as the program context and st, e as memory of those sizes.
  */
-static int funcs_btf(const struct codegen_prog *p, struct btf **out,
+static int funcs_btf(const struct codegen_prog *p, bool tc, struct btf **out,
 		     struct bpf_func_info **fi)
 {
 	struct btf *btf = btf__new_empty();
@@ -307,10 +319,17 @@ static int funcs_btf(const struct codegen_prog *p, struct btf **out,
 	if (proto < 0 || btf__add_func_param(btf, "a", ptr_id) ||
 	    btf__add_func_param(btf, "b", ptr_id))
 		goto out_free_fi;
-	nfctx = btf__add_struct(btf, "bpf_nf_ctx", 16);
-	if (nfctx < 0 || btf__add_field(btf, "state", ptr_id, 0, 0) ||
-	    btf__add_field(btf, "skb", ptr_id, 64, 0))
-		goto out_free_fi;
+	/* the ctx type the kernel expects of the program type */
+	if (tc) {
+		nfctx = btf__add_struct(btf, "__sk_buff", 0);
+		if (nfctx < 0)
+			goto out_free_fi;
+	} else {
+		nfctx = btf__add_struct(btf, "bpf_nf_ctx", 16);
+		if (nfctx < 0 || btf__add_field(btf, "state", ptr_id, 0, 0) ||
+		    btf__add_field(btf, "skb", ptr_id, 64, 0))
+			goto out_free_fi;
+	}
 	st = add_blob(btf, "nfbpf_state", sizeof(struct codegen_state), u8_id, int_id);
 	ent = add_blob(btf, "nfbpf_entry", sizeof(struct codegen_entry), u8_id, int_id);
 	if (st < 0 || ent < 0)
@@ -352,6 +371,13 @@ out_free_btf:
 int offload_prog_load(const struct codegen_prog *p, const char *name,
 		      char *log, size_t log_size)
 {
+	return offload_prog_load_ctx(p, name, CODEGEN_CTX_NF, log, log_size);
+}
+
+int offload_prog_load_ctx(const struct codegen_prog *p, const char *name,
+			  uint8_t ctx, char *log, size_t log_size)
+{
+	bool tc = ctx != CODEGEN_CTX_NF;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 	struct bpf_func_info *fi = NULL;
 	struct btf *btf = NULL;
@@ -359,7 +385,7 @@ int offload_prog_load(const struct codegen_prog *p, const char *name,
 
 	if (p->err)
 		return p->err;
-	err = funcs_btf(p, &btf, &fi);
+	err = funcs_btf(p, tc, &btf, &fi);
 	if (err)
 		return err;
 	err = btf__load_into_kernel(btf);
@@ -367,7 +393,8 @@ int offload_prog_load(const struct codegen_prog *p, const char *name,
 		fd = -errno;
 		goto out;
 	}
-	opts.expected_attach_type = (enum bpf_attach_type)COMPAT_ATTACH_NETFILTER;
+	if (!tc)
+		opts.expected_attach_type = (enum bpf_attach_type)COMPAT_ATTACH_NETFILTER;
 	opts.prog_btf_fd = btf__fd(btf);
 	opts.func_info = fi;
 	opts.func_info_cnt = p->nfuncs;
@@ -378,7 +405,8 @@ int offload_prog_load(const struct codegen_prog *p, const char *name,
 		opts.log_size = log_size;
 		opts.log_level = 1;
 	}
-	fd = bpf_prog_load((enum bpf_prog_type)COMPAT_PROG_TYPE_NETFILTER, name,
+	fd = bpf_prog_load(tc ? BPF_PROG_TYPE_SCHED_CLS :
+			   (enum bpf_prog_type)COMPAT_PROG_TYPE_NETFILTER, name,
 			   "GPL", p->insns, p->len, &opts);
 	if (fd < 0)
 		fd = -errno;

@@ -36,8 +36,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -67,7 +72,12 @@
 #define NFPROTO_INET	1
 #define NFPROTO_IPV4	2
 #define NFPROTO_IPV6	10
+#define NFPROTO_NETDEV	5
 #define NF_INET_NUMHOOKS 5
+#define NF_INET_INGRESS	5
+#define NF_NETDEV_INGRESS 0
+#define NF_NETDEV_EGRESS 1
+#define CHAIN_F_HW_OFFLOAD 0x2	/* NFT_CHAIN_HW_OFFLOAD */
 #define NF_INET_LOCAL_OUT 3
 #define TABLE_F_DORMANT	0x1
 
@@ -150,11 +160,30 @@ struct dp_recs {
 #define HOOK_CHAINS_MAX	64	/* base chains sharing one (pf, hook, priority) */
 
 /**
- * struct dp_hook - a hook point (pf, hook, priority) with its netfilter link
+ * struct dp_want - a base chain of the next generation at a hook point
+ * @head: its head entry
+ * @seq: its order key (registration order)
+ * @prio: its priority (tc hook points run several)
+ * @pf: tc hook points: HEAD_PF_NETDEV or HEAD_PF_INET
+ */
+struct dp_want {
+	uint32_t head;
+	uint64_t seq;
+	int32_t prio;
+	uint8_t pf;
+};
+
+/**
+ * struct dp_hook - a hook point with its link: (pf, hook, priority) with a
+ * netfilter link, or (device, ingress/egress) with a tcx link
  * @list: in dp->hooks
- * @pf: NFPROTO_IPV4 / NFPROTO_IPV6
- * @hooknum: NF_INET_*
- * @priority: hook priority
+ * @pf: NFPROTO_IPV4 / NFPROTO_IPV6; NFPROTO_NETDEV for tc hook points
+ * @hooknum: NF_INET_*; tc: NF_NETDEV_INGRESS / NF_NETDEV_EGRESS
+ * @priority: hook priority (tc: 0)
+ * @tc: a tcx hook point: netdev chains and inet ingress chains of device
+ *	@ifindex, in priority order, as the kernel's per-device hook list
+ * @ifindex: tc: the device
+ * @head_pf: tc: HEAD_PF_* of each of @heads
  * @slot: prog array slot the trampoline tail-calls
  * @tramp_fd: permanent trampoline program (the link's program)
  * @link_fd: the netfilter link (never updated: the kernel refuses)
@@ -177,6 +206,9 @@ struct dp_hook {
 	uint32_t pf;
 	uint32_t hooknum;
 	int32_t priority;
+	bool tc;
+	uint32_t ifindex;
+	uint8_t head_pf[HOOK_CHAINS_MAX];
 	uint32_t slot;
 	int tramp_fd;
 	int link_fd;
@@ -185,10 +217,7 @@ struct dp_hook {
 	uint32_t heads[HOOK_CHAINS_MAX];
 	uint32_t nheads;
 	uint32_t nshapes;
-	struct {
-		uint32_t head;
-		uint64_t seq;
-	} want[HOOK_CHAINS_MAX];
+	struct dp_want want[HOOK_CHAINS_MAX];
 	uint32_t nwant;
 	bool seen;
 	bool fresh;
@@ -317,6 +346,8 @@ struct dataplane {
 	uint32_t ct_next;	/* ... in the generation being prepared */
 	struct dp_log *log;
 	struct dp_reject *reject;
+	struct net *net;	/* the namespace this is of */
+	int link_fd;		/* rtnetlink link events of the netns, -1 */
 	uint64_t grace;		/* grace period ticket of the last flip */
 	/* named objects: records (id = index + 1), free ids, quota words
 	 * to write at publish */
@@ -623,6 +654,10 @@ static void dp_free(struct dataplane *dp)
 	dp_sets_free(dp->sets, &dp->env);
 	dp_log_free(dp->log);
 	dp_reject_free(dp->reject);
+	if (dp->link_fd >= 0) {
+		epoll_ctl(dataplane_link_fd(), EPOLL_CTL_DEL, dp->link_fd, NULL);
+		close(dp->link_fd);
+	}
 	if (dp->rules_mem)
 		munmap(dp->rules_mem, dp->rules_len);
 	if (dp->old.rules_mem)
@@ -657,9 +692,66 @@ static void dp_free(struct dataplane *dp)
 		close(dp->env.gen_fd);
 	if (dp->env.progs_fd > 0)
 		close(dp->env.progs_fd);
+	if (dp->env.progs_tc_fd > 0)
+		close(dp->env.progs_tc_fd);
 	if (dp->env.fold_fd > 0)
 		close(dp->env.fold_fd);
 	free(dp);
+}
+
+/* ---- link events (devices of tc chains) ---- */
+
+static int link_epfd = -1;
+
+int dataplane_link_fd(void)
+{
+	if (link_epfd < 0) {
+		link_epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (link_epfd < 0)
+			return -errno;
+	}
+	return link_epfd;
+}
+
+/* an rtnetlink socket of RTMGRP_LINK, in the netns this runs in */
+static int link_sock_cb(void *arg)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
+				  .nl_groups = RTMGRP_LINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			NETLINK_ROUTE), err;
+
+	(void)arg;
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
+ * links_open - follow the link events of @ns_fd's netns (devices that
+ * appear, go or are renamed) on dataplane_link_fd(), tagged @dp; -1 if
+ * that cannot be done (devices are then looked up at commits only)
+ */
+static int links_open(int ns_fd, struct dataplane *dp)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = dp };
+	int epfd = dataplane_link_fd(), fd;
+
+	if (epfd < 0)
+		return -1;
+	fd = offload_in_netns(ns_fd, link_sock_cb, NULL);
+	if (fd <= 0)
+		return -1;
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
@@ -679,6 +771,7 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		return -ENOMEM;
 	list_init(&dp->hooks);
 	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
+	dp->link_fd = -1;
 	dp->nhash = DP_HASH;
 	dp->hash = calloc(dp->nhash, sizeof(*dp->hash));
 	if (!dp->hash) {
@@ -729,6 +822,10 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 					1, NULL);
 	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_chains",
 					  4, 4, DP_BASES, NULL);
+	/* tc walkers: a prog array holds programs of one type */
+	dp->env.progs_tc_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY,
+					     "nfbpf_tc_chains", 4, 4, DP_BASES,
+					     NULL);
 	{
 		LIBBPF_OPTS(bpf_map_create_opts, noprealloc,
 			    .map_flags = BPF_F_NO_PREALLOC);
@@ -737,6 +834,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 						 sizeof(struct codegen_fold_key),
 						 4, FOLD_MAX, &noprealloc);
 	}
+	dp->net = net;
+	dp->link_fd = links_open(net->ns_fd, dp);
 	dp->log = dp_log_new(net->ns_fd, &dp->env.log_fd);
 	if (!dp->log) {
 		ret = -ENOMEM;
@@ -751,7 +850,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
-	    dp->env.progs_fd < 0 || dp->env.fold_fd < 0) {
+	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||
+	    dp->env.fold_fd < 0) {
 		ret = -errno;
 		err->msg = "cannot create the nfbpf dataplane maps";
 		goto out_free;
@@ -801,7 +901,15 @@ static const char *family_name(uint8_t f)
 
 static bool family_ok(uint8_t f)
 {
-	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6;
+	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6 ||
+	       f == NFPROTO_NETDEV;
+}
+
+/* does base chain @b of a table of @family run as a tc program? */
+static bool chain_is_tc(uint8_t family, const struct basechain *b)
+{
+	return family == NFPROTO_NETDEV ||
+	       (family == NFPROTO_INET && b->hooknum == NF_INET_INGRESS);
 }
 
 int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
@@ -813,6 +921,17 @@ int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 			 family_name(chain->table->family));
 		err->msg = err->buf;
 		return -EOPNOTSUPP;
+	}
+	/* nf_log_syslog formats netdev packets by their link layer
+	 * protocol (nf_log_netdev_packet()): not done by offload/log.c */
+	if (chain && chain->table && chain->table->family == NFPROTO_NETDEV) {
+		const struct expr *e;
+
+		rule_for_each_expr(e, rule)
+			if (e->type == EXPR_LOG) {
+				err->msg = "log in the netdev family is not supported by the nfbpf dataplane yet";
+				return -EOPNOTSUPP;
+			}
 	}
 	return codegen_rule_check(rule, err);
 }
@@ -831,7 +950,22 @@ int dataplane_chain_check(const struct table *table, const struct chain *chain,
 	}
 	if (!b)
 		return 0;
-	if (b->hooknum >= NF_INET_NUMHOOKS) {
+	/* hardware offload: nf_tables_addchain() refuses it unless every
+	 * device can (nft_chain_offload_support()); nfbpf offloads to none */
+	if (chain->flags & CHAIN_F_HW_OFFLOAD) {
+		err->msg = "hardware offload of chains is not supported by the nfbpf dataplane";
+		return -EOPNOTSUPP;
+	}
+	if (chain_is_tc(table->family, b)) {
+		if (table->family == NFPROTO_NETDEV &&
+		    b->hooknum != NF_NETDEV_INGRESS && b->hooknum != NF_NETDEV_EGRESS) {
+			snprintf(err->buf, sizeof(err->buf),
+				 "netdev hook %u is not supported by the nfbpf dataplane",
+				 b->hooknum);
+			err->msg = err->buf;
+			return -EOPNOTSUPP;
+		}
+	} else if (b->hooknum >= NF_INET_NUMHOOKS) {
 		snprintf(err->buf, sizeof(err->buf),
 			 "hook %u is not supported by the nfbpf dataplane yet",
 			 b->hooknum);
@@ -846,8 +980,9 @@ int dataplane_chain_check(const struct table *table, const struct chain *chain,
 		err->msg = err->buf;
 		return -EOPNOTSUPP;
 	}
-	if (b->priority == COMPAT_NF_IP_PRI_FIRST ||
-	    b->priority == COMPAT_NF_IP_PRI_LAST) {
+	if (!chain_is_tc(table->family, b) &&
+	    (b->priority == COMPAT_NF_IP_PRI_FIRST ||
+	     b->priority == COMPAT_NF_IP_PRI_LAST)) {
 		err->msg = "priority NF_IP_PRI_FIRST/LAST is refused by kernel netfilter links";
 		return -EOPNOTSUPP;
 	}
@@ -2216,18 +2351,32 @@ static void finish_delta(struct dataplane *dp)
 	}
 }
 
-static int walker_load(struct dataplane *dp, const uint32_t *heads,
+/* the environment of the programs of hook point @h (its ctx) */
+static struct codegen_env hook_env(const struct dataplane *dp,
+				   const struct dp_hook *h)
+{
+	struct codegen_env env = dp->env;
+
+	env.ctx = !h->tc ? CODEGEN_CTX_NF :
+		  h->hooknum == NF_NETDEV_EGRESS ? CODEGEN_CTX_TC_EGRESS :
+						   CODEGEN_CTX_TC_INGRESS;
+	return env;
+}
+
+static int walker_load(struct dataplane *dp, const struct dp_hook *h,
+		       const uint32_t *heads, const uint8_t *head_pf,
 		       uint32_t nheads, struct dp_error *err)
 {
+	struct codegen_env env = hook_env(dp, h);
 	struct codegen_prog p;
 	int fd;
 
 	codegen_prog_init(&p);
-	fd = codegen_walker_emit(&p, &dp->env, heads, nheads, dp->shapes,
-				 dp->nshapes);
+	fd = codegen_walker_emit(&p, &env, heads, h->tc ? head_pf : NULL,
+				 nheads, dp->shapes, dp->nshapes);
 	if (!fd) {
-		fd = offload_prog_load(&p, "nfbpf_walker", verifier_log,
-				       sizeof(verifier_log));
+		fd = offload_prog_load_ctx(&p, "nfbpf_walker", env.ctx,
+					   verifier_log, sizeof(verifier_log));
 		if (fd >= 0) {
 			dp->stats.progs_loaded++;
 			if (getenv("NFBPF_VERIFIER_LOG"))
@@ -2262,6 +2411,7 @@ static int walker_load(struct dataplane *dp, const uint32_t *heads,
 static int hook_attach(struct net *net, struct dataplane *dp,
 		       struct dp_hook *h, struct dp_error *err)
 {
+	struct codegen_env env = hook_env(dp, h);
 	struct codegen_prog p;
 	int i, fd;
 
@@ -2274,10 +2424,10 @@ static int hook_attach(struct net *net, struct dataplane *dp,
 	h->slot = i;
 	dp->slot_used[i] = true;
 	codegen_prog_init(&p);
-	fd = codegen_tramp_emit(&p, &dp->env, h->slot);
+	fd = codegen_tramp_emit(&p, &env, h->slot);
 	if (!fd)
-		fd = offload_prog_load(&p, "nfbpf_hook", verifier_log,
-				       sizeof(verifier_log));
+		fd = offload_prog_load_ctx(&p, "nfbpf_hook", env.ctx, verifier_log,
+					   sizeof(verifier_log));
 	codegen_prog_fini(&p);
 	if (fd < 0) {
 		err->msg = "cannot load the nfbpf hook trampoline";
@@ -2285,6 +2435,24 @@ static int hook_attach(struct net *net, struct dataplane *dp,
 	}
 	dp->stats.progs_loaded++;
 	h->tramp_fd = fd;
+	if (h->tc) {
+		fd = offload_tcx_attach(h->tramp_fd, h->ifindex,
+					h->hooknum == NF_NETDEV_EGRESS, net->ns_fd);
+		/* gone since it was looked up: as a chain naming a device
+		 * that does not exist, nothing to attach to */
+		if (fd == -ENODEV)
+			return 0;
+		if (fd < 0) {
+			snprintf(err->buf, sizeof(err->buf),
+				 "cannot attach tcx link (ifindex %u %s): %s",
+				 h->ifindex, h->hooknum == NF_NETDEV_EGRESS ?
+				 "egress" : "ingress", strerror(-fd));
+			err->msg = err->buf;
+			return fd;
+		}
+		h->link_fd = fd;
+		return 0;
+	}
 	fd = offload_link_create(h->tramp_fd, h->pf, h->hooknum, h->priority,
 				 net->ns_fd);
 	if (fd < 0) {
@@ -2314,22 +2482,25 @@ static void hook_free(struct dataplane *dp, struct dp_hook *h)
 	free(h);
 }
 
+/* the hook point (@pf, @hooknum, @priority), or tc (device @ifindex != 0) */
 static struct dp_hook *hook_find(struct dataplane *dp, uint32_t pf,
-				 uint32_t hooknum, int32_t priority)
+				 uint32_t hooknum, int32_t priority,
+				 uint32_t ifindex)
 {
 	struct dp_hook *h;
 
 	list_for_each_entry(h, &dp->hooks, list)
 		if (h->pf == pf && h->hooknum == hooknum &&
-		    h->priority == priority)
+		    h->priority == priority && h->ifindex == ifindex)
 			return h;
 	return NULL;
 }
 
 static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
-				uint32_t hooknum, int32_t priority)
+				uint32_t hooknum, int32_t priority,
+				uint32_t ifindex)
 {
-	struct dp_hook *h = hook_find(dp, pf, hooknum, priority);
+	struct dp_hook *h = hook_find(dp, pf, hooknum, priority, ifindex);
 
 	if (h)
 		return h;
@@ -2339,6 +2510,8 @@ static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
 	h->pf = pf;
 	h->hooknum = hooknum;
 	h->priority = priority;
+	h->ifindex = ifindex;
+	h->tc = ifindex != 0;
 	h->tramp_fd = h->link_fd = h->walker_fd = h->pending_fd = -1;
 	h->fresh = true;
 	list_add_tail(&h->list, &dp->hooks);
@@ -2351,16 +2524,87 @@ static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
  */
 static int want_cmp(const void *a, const void *b)
 {
-	const struct { uint32_t head; uint64_t seq; } *x = a, *y = b;
+	const struct dp_want *x = a, *y = b;
 
 	return x->seq > y->seq ? -1 : x->seq < y->seq;
 }
 
+/* tc hook points: a device's hook list runs in priority order, newest
+ * registration first among equals (nf_hook_entries_grow()) */
+static int want_cmp_tc(const void *a, const void *b)
+{
+	const struct dp_want *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return x->prio < y->prio ? -1 : 1;
+	return want_cmp(a, b);
+}
+
+/* @c (of @r) wants to run at hook point @h */
+static int want_add(struct dataplane *dp, struct dp_hook *h,
+		    const struct chain *c, const struct dp_rec *r, uint8_t pf,
+		    struct dp_error *err)
+{
+	if (h->nwant == HOOK_CHAINS_MAX) {
+		set_err(dp, err, -ENOSPC,
+			"too many base chains at one hook and priority");
+		return -ENOSPC;
+	}
+	h->seen = true;
+	h->want[h->nwant].head = r->idx;
+	h->want[h->nwant].seq = r->seq;
+	h->want[h->nwant].prio = c->base->priority;
+	h->want[h->nwant].pf = pf;
+	h->nwant++;
+	return 0;
+}
+
+/*
+ * a netdev chain or inet ingress chain: one tc hook point per device
+ * that exists now (a device named but missing gets nothing; one that
+ * appears later is attached by dataplane_link_poll() or the next commit)
+ */
+static void collect_tc(struct net *net, struct dataplane *dp,
+		       const struct table *t, const struct chain *c,
+		       const struct dp_rec *r, struct dp_error *err)
+{
+	const struct basechain *b = c->base;
+	uint32_t *idx, i, hooknum;
+	struct dp_hook *h;
+	int ret;
+
+	if (!b->ndevs)
+		return;
+	idx = calloc(b->ndevs, sizeof(*idx));
+	if (!idx) {
+		set_err(dp, err, -ENOMEM, NULL);
+		return;
+	}
+	ret = offload_ifindex(net->ns_fd, b->devs, b->ndevs, idx);
+	if (ret) {
+		set_err(dp, err, ret, "cannot look up the chain's devices");
+		goto out_free;
+	}
+	hooknum = t->family == NFPROTO_NETDEV ? b->hooknum : NF_NETDEV_INGRESS;
+	for (i = 0; i < b->ndevs && !dp->err; i++) {
+		if (!idx[i])
+			continue;
+		h = hook_get(dp, NFPROTO_NETDEV, hooknum, 0, idx[i]);
+		if (!h) {
+			set_err(dp, err, -ENOMEM, NULL);
+			break;
+		}
+		want_add(dp, h, c, r, t->family == NFPROTO_NETDEV ?
+			 HEAD_PF_NETDEV : HEAD_PF_INET, err);
+	}
+out_free:
+	free(idx);
+}
+
 /* the next generation's base chains, grouped by hook point */
 static void collect_hooks(struct net *net, struct dataplane *dp,
-			  struct dp_error *err)
+			  uint8_t next, struct dp_error *err)
 {
-	uint8_t next = genmask_next(net);
 	struct dp_hook *h;
 	struct table *t;
 	struct chain *c;
@@ -2380,6 +2624,12 @@ static void collect_hooks(struct net *net, struct dataplane *dp,
 			if (!active(c->genmask, next) || !c->base)
 				continue;
 			r = rec_find(dp, REC_HEAD, t->handle, c->handle);
+			if (chain_is_tc(t->family, c->base)) {
+				collect_tc(net, dp, t, c, r, err);
+				if (dp->err)
+					return;
+				continue;
+			}
 			if (t->family == NFPROTO_INET) {
 				pfs[npf++] = NFPROTO_IPV4;
 				pfs[npf++] = NFPROTO_IPV6;
@@ -2388,34 +2638,56 @@ static void collect_hooks(struct net *net, struct dataplane *dp,
 			}
 			for (i = 0; i < npf; i++) {
 				h = hook_get(dp, pfs[i], c->base->hooknum,
-					     c->base->priority);
+					     c->base->priority, 0);
 				if (!h) {
 					set_err(dp, err, -ENOMEM, NULL);
 					return;
 				}
-				if (h->nwant == HOOK_CHAINS_MAX) {
-					set_err(dp, err, -ENOSPC,
-						"too many base chains at one hook and priority");
+				if (want_add(dp, h, c, r, 0, err))
 					return;
-				}
-				h->seen = true;
-				h->want[h->nwant].head = r->idx;
-				h->want[h->nwant].seq = r->seq;
-				h->nwant++;
 			}
 		}
 	}
 }
 
+/*
+ * the walker this prepare loaded for a tc hook point before @h with the
+ * same direction and chains (a chain on several devices): its fd, dup'ed,
+ * or -1 if there is none. One program serves them all.
+ */
+static int walker_twin(struct dataplane *dp, const struct dp_hook *h)
+{
+	const struct dp_hook *o;
+	uint32_t i;
+
+	if (!h->tc)
+		return -1;
+	list_for_each_entry(o, &dp->hooks, list) {
+		if (o == h)
+			break;
+		if (!o->tc || !o->seen || o->pending_fd < 0 ||
+		    o->hooknum != h->hooknum || o->nwant != h->nwant)
+			continue;
+		for (i = 0; i < h->nwant; i++)
+			if (o->want[i].head != h->want[i].head ||
+			    o->want[i].pf != h->want[i].pf)
+				break;
+		if (i == h->nwant)
+			return fcntl(o->pending_fd, F_DUPFD_CLOEXEC, 0);
+	}
+	return -1;
+}
+
 /* hook points of the next generation: attach new ones, (re)build walkers */
 static void prepare_hooks(struct net *net, struct dataplane *dp,
-			  struct dp_error *err)
+			  uint8_t mask, struct dp_error *err)
 {
 	uint32_t heads[HOOK_CHAINS_MAX], i;
+	uint8_t head_pf[HOOK_CHAINS_MAX];
 	struct dp_hook *h;
 	int ret;
 
-	collect_hooks(net, dp, err);
+	collect_hooks(net, dp, mask, err);
 	list_for_each_entry(h, &dp->hooks, list) {
 		bool same;
 
@@ -2423,11 +2695,15 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 			return;
 		if (!h->seen)
 			continue;
-		qsort(h->want, h->nwant, sizeof(h->want[0]), want_cmp);
-		for (i = 0; i < h->nwant; i++)
+		qsort(h->want, h->nwant, sizeof(h->want[0]),
+		      h->tc ? want_cmp_tc : want_cmp);
+		for (i = 0; i < h->nwant; i++) {
 			heads[i] = h->want[i].head;
+			head_pf[i] = h->want[i].pf;
+		}
 		same = h->nwant == h->nheads &&
-		       !memcmp(heads, h->heads, h->nwant * sizeof(heads[0]));
+		       !memcmp(heads, h->heads, h->nwant * sizeof(heads[0])) &&
+		       !memcmp(head_pf, h->head_pf, h->nwant);
 		if (h->fresh) {
 			ret = hook_attach(net, dp, h, err);
 			if (ret) {
@@ -2439,7 +2715,9 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 		 * for every shape it does not know, even one left by an
 		 * aborted batch */
 		if (h->fresh || h->nshapes < dp->nshapes || !same || dp->grown) {
-			ret = walker_load(dp, heads, h->nwant, err);
+			ret = walker_twin(dp, h);
+			if (ret < 0)
+				ret = walker_load(dp, h, heads, head_pf, h->nwant, err);
 			if (ret < 0) {
 				set_err(dp, err, ret, NULL);
 				return;
@@ -2538,7 +2816,7 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	}
 	/* 2. programs and links */
 	if (!dp->err)
-		prepare_hooks(net, dp, err);
+		prepare_hooks(net, dp, genmask_next(net), err);
 	dp->prepared = true;
 	if (dp->err) {
 		ret = dp->err;
@@ -2578,14 +2856,16 @@ void dataplane_publish(struct net *net)
 		h->fresh = false;
 		if (!h->seen || h->pending_fd < 0)
 			continue;
-		bpf_map_update_elem(dp->env.progs_fd, &h->slot, &h->pending_fd,
-				    BPF_ANY);
+		bpf_map_update_elem(h->tc ? dp->env.progs_tc_fd : dp->env.progs_fd,
+				    &h->slot, &h->pending_fd, BPF_ANY);
 		if (h->walker_fd >= 0)
 			close(h->walker_fd);
 		h->walker_fd = h->pending_fd;
 		h->pending_fd = -1;
-		for (i = 0; i < h->nwant; i++)
+		for (i = 0; i < h->nwant; i++) {
 			h->heads[i] = h->want[i].head;
+			h->head_pf[i] = h->want[i].pf;
+		}
 		h->nheads = h->nwant;
 		h->nshapes = dp->nshapes;
 	}
@@ -2594,7 +2874,8 @@ void dataplane_publish(struct net *net)
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
 		if (h->seen)
 			continue;
-		bpf_map_delete_elem(dp->env.progs_fd, &h->slot);
+		bpf_map_delete_elem(h->tc ? dp->env.progs_tc_fd : dp->env.progs_fd,
+				    &h->slot);
 		hook_free(dp, h);
 	}
 	grow_commit(dp);
@@ -2867,7 +3148,19 @@ int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf)
 
 	if (!dp || !chain->base)
 		return -ENOENT;
-	h = hook_find(dp, pf, chain->base->hooknum, chain->base->priority);
+	h = hook_find(dp, pf, chain->base->hooknum, chain->base->priority, 0);
+	return h ? h->tramp_fd : -ENOENT;
+}
+
+int offload_dev_prog(struct net *net, uint32_t ifindex, bool egress)
+{
+	struct dataplane *dp = net->dataplane;
+	struct dp_hook *h;
+
+	if (!dp || !ifindex)
+		return -ENOENT;
+	h = hook_find(dp, NFPROTO_NETDEV, egress ? NF_NETDEV_EGRESS :
+		      NF_NETDEV_INGRESS, 0, ifindex);
 	return h ? h->tramp_fd : -ENOENT;
 }
 
@@ -2916,4 +3209,84 @@ int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val)
 	      dp->old.state_mem : dp->state_mem;
 	__atomic_fetch_sub(&mem[slot], val, __ATOMIC_RELAXED);
 	return 0;
+}
+
+/*
+ * links_refresh - the hook points of the live generation with its devices
+ * looked up again (after link events): attach the tc chains to devices
+ * that appeared, drop the hook points of devices that went, as the
+ * kernel's netdev notifier does. The generation does not change: walkers
+ * of new hook points run the live chains' entries.
+ */
+static void links_refresh(struct net *net, struct dataplane *dp)
+{
+	struct dp_error err = { 0 };
+	struct dp_hook *h, *tmp;
+	uint32_t i;
+
+	if (dp->prepared)
+		return;
+	dp->err = 0;
+	prepare_hooks(net, dp, genmask_cur(net), &err);
+	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
+		if (dp->err) {
+			/* keep what runs; what this refresh built goes */
+			if (h->fresh) {
+				hook_free(dp, h);
+			} else if (h->pending_fd >= 0) {
+				close(h->pending_fd);
+				h->pending_fd = -1;
+			}
+			continue;
+		}
+		if (!h->seen) {
+			bpf_map_delete_elem(h->tc ? dp->env.progs_tc_fd :
+					    dp->env.progs_fd, &h->slot);
+			hook_free(dp, h);
+			continue;
+		}
+		h->fresh = false;
+		if (h->pending_fd < 0)
+			continue;
+		bpf_map_update_elem(h->tc ? dp->env.progs_tc_fd : dp->env.progs_fd,
+				    &h->slot, &h->pending_fd, BPF_ANY);
+		if (h->walker_fd >= 0)
+			close(h->walker_fd);
+		h->walker_fd = h->pending_fd;
+		h->pending_fd = -1;
+		for (i = 0; i < h->nwant; i++) {
+			h->heads[i] = h->want[i].head;
+			h->head_pf[i] = h->want[i].pf;
+		}
+		h->nheads = h->nwant;
+		h->nshapes = dp->nshapes;
+	}
+	if (dp->err)
+		fprintf(stderr, "nfbpfd: devices changed, chains not attached: %s\n",
+			err.msg ? err.msg : strerror(-dp->err));
+	dp->err = 0;
+}
+
+int dataplane_link_poll(void)
+{
+	struct epoll_event evs[16];
+	int epfd = dataplane_link_fd(), n, i;
+	char buf[8192];
+
+	if (epfd < 0)
+		return epfd;
+	n = epoll_wait(epfd, evs, 16, 0);
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		struct dataplane *dp = evs[i].data.ptr;
+
+		/* which link changed does not matter: every device name of
+		 * the live chains is looked up again (an overrun, ENOBUFS,
+		 * loses events, not the lookup) */
+		while (recv(dp->link_fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+			;
+		links_refresh(dp->net, dp);
+	}
+	return n;
 }

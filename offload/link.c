@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <net/if.h>
 
 #include "offload/bpf_compat.h"
 #include "offload/offload.h"
@@ -83,4 +84,60 @@ int offload_link_create(int prog_fd, uint32_t pf, uint32_t hooknum,
 	if (priority == COMPAT_NF_IP_PRI_FIRST || priority == COMPAT_NF_IP_PRI_LAST)
 		return -ERANGE;
 	return offload_in_netns(ns_fd, link_create_cb, &a);
+}
+
+struct tcx_args {
+	int prog_fd;
+	uint32_t ifindex;
+	bool egress;
+};
+
+static int tcx_attach_cb(void *arg)
+{
+	const struct tcx_args *a = arg;
+	union bpf_attr attr;
+	struct compat_link_create_tcx *tcx = (void *)&attr.link_create;
+	int fd;
+
+	_Static_assert(sizeof(*tcx) <= sizeof(attr.link_create),
+		       "link_create attr too small");
+	memset(&attr, 0, sizeof(attr));
+	tcx->prog_fd = a->prog_fd;
+	tcx->target_ifindex = a->ifindex;
+	tcx->attach_type = a->egress ? COMPAT_ATTACH_TCX_EGRESS :
+				       COMPAT_ATTACH_TCX_INGRESS;
+	/* no relative program: first (egress) or last (ingress) of all */
+	tcx->flags = a->egress ? COMPAT_F_BEFORE : COMPAT_F_AFTER;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
+}
+
+int offload_tcx_attach(int prog_fd, uint32_t ifindex, bool egress, int ns_fd)
+{
+	struct tcx_args a = { prog_fd, ifindex, egress };
+
+	return offload_in_netns(ns_fd, tcx_attach_cb, &a);
+}
+
+struct ifindex_args {
+	char *const *names;
+	uint32_t n;
+	uint32_t *out;
+};
+
+static int ifindex_cb(void *arg)
+{
+	const struct ifindex_args *a = arg;
+	uint32_t i;
+
+	for (i = 0; i < a->n; i++)
+		a->out[i] = if_nametoindex(a->names[i]);
+	return 0;
+}
+
+int offload_ifindex(int ns_fd, char *const *names, uint32_t n, uint32_t *out)
+{
+	struct ifindex_args a = { names, n, out };
+
+	return offload_in_netns(ns_fd, ifindex_cb, &a);
 }

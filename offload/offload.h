@@ -4,6 +4,7 @@
 #define NFBPF_OFFLOAD_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include "codegen/codegen.h"
 
 /**
@@ -26,6 +27,10 @@ int offload_btf_env(struct codegen_env *env);
  */
 int offload_prog_load(const struct codegen_prog *p, const char *name,
 		      char *log, size_t log_size);
+/* the same for a program whose ctx is @ctx (CODEGEN_CTX_*): tc programs
+ * load as BPF_PROG_TYPE_SCHED_CLS */
+int offload_prog_load_ctx(const struct codegen_prog *p, const char *name,
+			  uint8_t ctx, char *log, size_t log_size);
 
 /**
  * offload_link_create - netfilter link of @prog_fd at (@pf, @hooknum,
@@ -35,6 +40,22 @@ int offload_prog_load(const struct codegen_prog *p, const char *name,
  */
 int offload_link_create(int prog_fd, uint32_t pf, uint32_t hooknum,
 			int32_t priority, int ns_fd);
+
+/**
+ * offload_tcx_attach - tcx link of @prog_fd (BPF_PROG_TYPE_SCHED_CLS) on
+ * device @ifindex of the netns of @ns_fd, ingress or egress: last of
+ * the device's ingress programs (netfilter's ingress hook runs after
+ * tc's), first of its egress ones (nf_hook_egress() runs before tc's).
+ * Return: link fd, or -errno (-ENODEV: no such device).
+ */
+int offload_tcx_attach(int prog_fd, uint32_t ifindex, bool egress, int ns_fd);
+
+/**
+ * offload_ifindex - ifindex of each device name of @names in the netns
+ * of @ns_fd (0: no such device) into @out.
+ * Return: 0 or -errno of entering the netns.
+ */
+int offload_ifindex(int ns_fd, char *const *names, uint32_t n, uint32_t *out);
 
 /**
  * offload_in_netns - run @fn(@arg) with this thread in the netns of @ns_fd
@@ -83,6 +104,14 @@ int64_t offload_rule_index(struct net *net, const struct rule *rule);
  * Return: fd (owned by the dataplane) or -ENOENT.
  */
 int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf);
+
+/**
+ * offload_dev_prog - the program behind the tcx link of device @ifindex
+ * (ingress or egress): netdev and inet ingress chains, for
+ * BPF_PROG_TEST_RUN.
+ * Return: fd (owned by the dataplane) or -ENOENT.
+ */
+int offload_dev_prog(struct net *net, uint32_t ifindex, bool egress);
 
 /*
  * sets.c - elements of the sets rules look up, in the shared set maps.

@@ -73,7 +73,8 @@ static void unlink_deleted(struct trans *tr)
 		list_del(&tr->table->list);
 		break;
 	case TRANS_DELCHAIN:
-		list_del(&tr->chain->list);
+		if (!tr->update)	/* else: devices deleted, not the chain */
+			list_del(&tr->chain->list);
 		break;
 	case TRANS_DELRULE:
 		list_del(&tr->rule->list);
@@ -99,6 +100,8 @@ static void free_deleted(struct trans *tr)
 		ruleset_table_free(tr->table);
 		break;
 	case TRANS_DELCHAIN:
+		if (tr->update)
+			break;
 		if (tr->binding) {
 			struct rule *r, *rn;
 
@@ -196,6 +199,16 @@ static void swap_updates(struct tx *tx)
 
 			tr->chain->base->policy = tr->upd_policy;
 			tr->upd_policy = p;
+		}
+		if ((tr->op == TRANS_NEWCHAIN || tr->op == TRANS_DELCHAIN) &&
+		    tr->upd_has_devs && tr->chain->base) {
+			char **d = tr->chain->base->devs;
+			uint32_t n = tr->chain->base->ndevs;
+
+			tr->chain->base->devs = tr->upd_devs;
+			tr->chain->base->ndevs = tr->upd_ndevs;
+			tr->upd_devs = d;
+			tr->upd_ndevs = n;
 		} else if (tr->op == TRANS_NEWSETELEM) {
 			uint64_t t = tr->elem->timeout, x = tr->elem->expires;
 
@@ -232,6 +245,13 @@ static void tx_free_records(struct tx *tx)
 	list_for_each_entry_safe(tr, tn, &tx->records, list) {
 		list_del(&tr->list);
 		free(tr->upd_name);
+		if (tr->upd_devs) {
+			uint32_t i;
+
+			for (i = 0; i < tr->upd_ndevs; i++)
+				free(tr->upd_devs[i]);
+			free(tr->upd_devs);
+		}
 		free(tr->obj_upd);
 		free(tr);
 	}
@@ -340,6 +360,8 @@ static void undo(struct trans *tr, struct net *net)
 		}
 		break;
 	case TRANS_DELCHAIN:
+		if (tr->update)	/* devices: swap_updates() put them back */
+			break;
 		tr->chain->genmask &= ~genmask_next(net);
 		tr->table->use++;
 		if (tr->binding) {

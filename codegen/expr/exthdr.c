@@ -63,14 +63,10 @@ static void exthdr_consts(const struct expr *e, uint8_t *dst,
 	(void)cc;
 }
 
-/* bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) (r8 = ctx) */
+/* the packet view as a dynptr (r8 = ctx, r6 = st) */
 static void emit_dynptr(struct codegen_prog *p, const struct codegen_env *env)
 {
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	codegen_emit(p, INSN_MOV64_REG(R3, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
-	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+	codegen_emit_dynptr(p, env, R8, SHAPE_DYNPTR_OFF);
 }
 
 /* r0 = bpf_dynptr_slice(&dynptr, r2, buf, @len); if !r0 goto @l_fail */
@@ -254,7 +250,7 @@ static void emit_tcpopt(struct codegen_prog *p, const struct expr_exthdr *x,
 	/* the whole header must be in the packet: thoff + len <= skb->len */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
 	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R2, R1));
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R6, PKT_OFF(len)));
+	codegen_emit_view_len(p, env, R3, R4);
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R2, R3, 0), l_absent);
 	codegen_emit(p, INSN_MOV64_IMM(R9, 20));
 	for (i = 0; i < TCPOPT_STEPS; i++) {

@@ -79,6 +79,45 @@ static void copy_field(struct codegen_prog *p, int size, int src, int16_t off,
 	codegen_emit(p, INSN_STX_MEM(size, R9, R1, dst));
 }
 
+/* @dst = the kernel sk_buff (BTF pointer): ctx->skb, or tc's ctx cast
+ * with bpf_cast_to_kern_ctx() (r8 = ctx; r0-r5 clobbered) */
+static void emit_skb(struct codegen_prog *p, const struct codegen_env *env,
+		     int dst)
+{
+	if (env->ctx == CODEGEN_CTX_NF) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, dst, R8, env->off.ctx_skb));
+		return;
+	}
+	codegen_emit(p, INSN_MOV64_REG(R1, R8));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_cast_to_kern_ctx));
+	codegen_emit(p, INSN_MOV64_REG(dst, R0));
+}
+
+/*
+ * rec->hook: the hook state's at netfilter hooks; in tc programs netdev
+ * ingress/egress, or NF_INET_INGRESS for an inet chain (pkt.nfproto)
+ */
+static void emit_hook(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_done = codegen_label_new(p);
+
+	if (env->ctx == CODEGEN_CTX_NF) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
+		copy_field(p, BPF_B, R2, env->off.st_hook, REC(hook));
+		return;
+	}
+	if (env->ctx == CODEGEN_CTX_TC_EGRESS) {
+		codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(hook), 1));
+		return;
+	}
+	/* ingress: NF_NETDEV_INGRESS (0), NF_INET_INGRESS (5) if inet */
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(hook), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, HEAD_PF_NETDEV, 0), l_done);
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(hook), 5));
+	codegen_label_bind(p, l_done);
+}
+
 void codegen_emit_log_record(struct codegen_prog *p,
 			     const struct codegen_expr_ctx *ec)
 {
@@ -100,8 +139,7 @@ void codegen_emit_log_record(struct codegen_prog *p,
 	copy_field(p, BPF_B, R7, ec->cbase + 4, REC(level));
 	copy_field(p, BPF_B, R7, ec->cbase + 5, REC(logflags));
 	/* 2. packet info: rec->hook = ctx->state->hook; pf, len, mark, flags */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
-	copy_field(p, BPF_B, R2, env->off.st_hook, REC(hook));
+	emit_hook(p, env);
 	copy_field(p, BPF_B, R6, PKT_OFF(nfproto), REC(pf));
 	copy_field(p, BPF_W, R6, PKT_OFF(len), REC(len));
 	copy_field(p, BPF_W, R6, PKT_OFF(mark), REC(mark));
@@ -110,13 +148,21 @@ void codegen_emit_log_record(struct codegen_prog *p,
 		copy_field(p, BPF_DW, R6, PKT_OFF(iifname) + i, REC(in) + i);
 		copy_field(p, BPF_DW, R6, PKT_OFF(oifname) + i, REC(out) + i);
 	}
-	/* rec->vlan_all = ctx->skb->vlan_all */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
+	/* rec->vlan_all = skb->vlan_all */
+	emit_skb(p, env, R2);
 	copy_field(p, BPF_W, R2, env->off.skb_vlan_all, REC(vlan_all));
 	/* 3. input device: r2 = ctx->state->in; if !r2 goto nodev */
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(has_dev), 0));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.st_in));
+	if (env->ctx == CODEGEN_CTX_NF) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.st_in));
+	} else if (env->ctx == CODEGEN_CTX_TC_INGRESS) {
+		/* tc ingress: skb->dev */
+		emit_skb(p, env, R2);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.skb_dev));
+	} else {
+		codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	}
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_nodev);
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(has_dev), 1));
 	copy_field(p, BPF_H, R2, env->off.dev_type, REC(dev_type));
@@ -129,8 +175,8 @@ void codegen_emit_log_record(struct codegen_prog *p,
 		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7, ec->cbase + 5));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, LOG_F_UID));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_nouid);
-		/* r2 = ctx->skb->sk; if !r2 goto nouid */
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
+		/* r2 = skb->sk; if !r2 goto nouid */
+		emit_skb(p, env, R2);
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.skb_sk));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_nouid);
 		/* !sk_fullsock(sk): time-wait and request socks have no owner */
@@ -139,8 +185,12 @@ void codegen_emit_log_record(struct codegen_prog *p,
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_NEW_SYN_RECV, 0), l_nouid);
 		/* if sock_net(sk) != ctx->state->net goto nouid */
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R2, env->off.sk_net));
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, env->off.ctx_state));
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R3, env->off.st_net));
+		if (env->ctx == CODEGEN_CTX_NF) {
+			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, env->off.ctx_state));
+			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R3, env->off.st_net));
+		} else {
+			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(net_addr)));
+		}
 		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_nouid);
 		/* r2 = sk->sk_socket->file->f_cred, each maybe NULL */
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.sk_socket));
@@ -171,15 +221,11 @@ void codegen_emit_log_record(struct codegen_prog *p,
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(ll_addr)));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
 	codegen_label_bind(p, l_noll);
-	/* 6. packet bytes: bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
+	/* 6. packet bytes: the packet view as a dynptr */
 	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, REC(caplen), 0));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	codegen_emit(p, INSN_MOV64_REG(R3, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
-	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
-	/* r2 = min(pkt.len, LOG_REC_DATA), kept at SHAPE_KEY_OFF */
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(len)));
+	codegen_emit_dynptr(p, env, R8, SHAPE_DYNPTR_OFF);
+	/* r2 = min(view length, LOG_REC_DATA), kept at SHAPE_KEY_OFF */
+	codegen_emit_view_len(p, env, R2, R3);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R2, LOG_REC_DATA, 0), l_cap);
 	codegen_emit(p, INSN_MOV64_IMM(R2, LOG_REC_DATA));
 	codegen_label_bind(p, l_cap);

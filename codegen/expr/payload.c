@@ -2,8 +2,9 @@
 /*
  * payload.c - load packet bytes into registers (nft_payload.c, load form).
  *
- * Offsets are relative to skb->data, which is the network header at every
- * ip/ip6/inet netfilter hook. NH = 0, TH = pkt.thoff (breaks without a
+ * Offsets are relative to the packet view (struct codegen_pkt): skb->data,
+ * which is the network header at every ip/ip6/inet netfilter hook, and
+ * the network header in tc programs too. NH = 0, TH = pkt.thoff (breaks without a
  * transport header or on a non-first fragment, as nft_payload_eval),
  * LL = the mac header (breaks unless it was set and is non-empty).
  */
@@ -128,7 +129,7 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 		/* if (s64)(r2 + len) > pkt.len goto break (skb_copy_bits) */
 		codegen_emit(p, INSN_MOV64_REG(R3, R2));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, pl->len));
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R6, PKT_OFF(len)));
+		codegen_emit_view_len(p, ec->env, R4, R5);
 		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JSGT, R3, R4, 0), ec->l_break);
 		/* if (s64)r2 >= 0 goto slice */
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSGE, R2, 0, 0), l_slice);

@@ -9,7 +9,8 @@ extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
 	ruleset_expr_exthdr, ruleset_expr_log, ruleset_expr_numgen,
 	ruleset_expr_hash, ruleset_expr_objref, ruleset_expr_match,
 	ruleset_expr_target,
-	ruleset_expr_limit, ruleset_expr_quota, ruleset_expr_reject;
+	ruleset_expr_limit, ruleset_expr_quota, ruleset_expr_reject,
+	ruleset_expr_fwd, ruleset_expr_dup;
 
 const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
@@ -32,4 +33,6 @@ const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_LIMIT] = &ruleset_expr_limit,
 	[EXPR_QUOTA] = &ruleset_expr_quota,
 	[EXPR_REJECT] = &ruleset_expr_reject,
+	[EXPR_FWD] = &ruleset_expr_fwd,
+	[EXPR_DUP] = &ruleset_expr_dup,
 };

@@ -56,13 +56,15 @@ static inline void ta_put32(uint16_t type, uint32_t v)
 /*
  * ta_parse - the attributes put so far, through @type's policy and
  * ->parse into @priv (@size bytes, zeroed first), as nf_tables_newexpr;
- * starts a new attribute list. Returns the first error.
+ * starts a new attribute list. Returns the first error. ta_parse_family():
+ * in a rule of table family @family (ta_parse(): 0).
  */
-static inline int ta_parse(enum expr_type type, void *priv, size_t size)
+static inline int ta_parse_family(enum expr_type type, void *priv, size_t size,
+				  uint8_t family)
 {
 	const struct nfnl_expr_ops *ops = nfnl_expr_ops[type];
 	const struct nlattr *tb[32];
-	struct nfnl_expr_ctx ctx = { 0 };
+	struct nfnl_expr_ctx ctx = { .family = family };
 	int err;
 
 	cr_assert_lt(ops->maxattr, 32);
@@ -72,6 +74,11 @@ static inline int ta_parse(enum expr_type type, void *priv, size_t size)
 		return err;
 	memset(priv, 0, size);
 	return ops->parse(&ctx, priv, tb);
+}
+
+static inline int ta_parse(enum expr_type type, void *priv, size_t size)
+{
+	return ta_parse_family(type, priv, size, 0);
 }
 
 /*

@@ -265,3 +265,107 @@ Test(nfnl, create_existing_element_is_eexist_and_aborts)
 	cr_assert_eq(seq, 5);
 	cr_assert(list_empty(&cl.net->tables));
 }
+
+/* a netdev base chain on devices x, y, z; then @devs added or deleted */
+static const char *chain_devs[4];
+static uint16_t chain_msg;
+
+static void put_hook_devs(struct nlmsghdr *nlh, const char *const *devs)
+{
+	struct nlattr *hook = mnl_attr_nest_start(nlh, NFTA_CHAIN_HOOK), *nest;
+	int i;
+
+	mnl_attr_put_u32(nlh, NFTA_HOOK_HOOKNUM, htobe32(0));
+	mnl_attr_put_u32(nlh, NFTA_HOOK_PRIORITY, htobe32(0));
+	nest = mnl_attr_nest_start(nlh, NFTA_HOOK_DEVS);
+	for (i = 0; devs[i]; i++)
+		mnl_attr_put_strz(nlh, NFTA_DEVICE_NAME, devs[i]);
+	mnl_attr_nest_end(nlh, nest);
+	mnl_attr_nest_end(nlh, hook);
+}
+
+static void netdev_chain(char **p, uint32_t *seq)
+{
+	static const char *const xyz[] = { "x", "y", "z", NULL };
+	struct nlmsghdr *nlh;
+
+	nlh = put_msg(*p, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWTABLE,
+		      NLM_F_CREATE, NFPROTO_NETDEV, (*seq)++);
+	mnl_attr_put_strz(nlh, NFTA_TABLE_NAME, "t");
+	*p += nlh->nlmsg_len;
+	nlh = put_msg(*p, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWCHAIN,
+		      NLM_F_CREATE, NFPROTO_NETDEV, (*seq)++);
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_NAME, "c");
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_TYPE, "filter");
+	put_hook_devs(nlh, xyz);
+	*p += nlh->nlmsg_len;
+}
+
+static void chain_devs_msg(char **p, uint32_t *seq)
+{
+	struct nlmsghdr *nlh = put_msg(*p, (NFNL_SUBSYS_NFTABLES << 8) | chain_msg,
+				       chain_msg == NFT_MSG_NEWCHAIN ? NLM_F_CREATE : 0,
+				       NFPROTO_NETDEV, (*seq)++);
+
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_NAME, "c");
+	put_hook_devs(nlh, chain_devs);
+	*p += nlh->nlmsg_len;
+}
+
+/* the devices of netdev t c, joined by ',' */
+static const char *devs_of_c(void)
+{
+	static char s[64];
+	struct table *t = ruleset_table_lookup(cl.net, "t", NFPROTO_NETDEV,
+					       genmask_cur(cl.net));
+	struct chain *c = t ? ruleset_chain_lookup(t, "c", genmask_cur(cl.net)) : NULL;
+	uint32_t i;
+
+	cr_assert_not_null(c);
+	s[0] = 0;
+	for (i = 0; i < c->base->ndevs; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, c->base->devs[i]);
+	}
+	return s;
+}
+
+/* nf_tables_updchain() adds devices, nft_delchain_hook() deletes them */
+Test(nfnl, netdev_chain_devices_added_and_deleted)
+{
+	nfnl_rcv(&cl, buf, batch(netdev_chain));
+	cr_assert_eq(nth_error(0, NULL), 1, "no error");
+	cr_assert_str_eq(devs_of_c(), "x,y,z");
+	chain_msg = NFT_MSG_DELCHAIN;
+	chain_devs[0] = "y";
+	chain_devs[1] = NULL;
+	nfnl_out_fini(&cl.out);
+	nfnl_rcv(&cl, buf, batch(chain_devs_msg));
+	cr_assert_eq(nth_error(0, NULL), 1, "no error");
+	cr_assert_str_eq(devs_of_c(), "x,z");
+	chain_devs[0] = "nosuch";
+	nfnl_out_fini(&cl.out);
+	nfnl_rcv(&cl, buf, batch(chain_devs_msg));
+	cr_assert_eq(nth_error(0, NULL), -ENOENT);
+	cr_assert_str_eq(devs_of_c(), "x,z");
+	chain_msg = NFT_MSG_NEWCHAIN;
+	chain_devs[0] = "z";
+	chain_devs[1] = "w";
+	chain_devs[2] = NULL;
+	nfnl_out_fini(&cl.out);
+	nfnl_rcv(&cl, buf, batch(chain_devs_msg));
+	cr_assert_eq(nth_error(0, NULL), 1, "no error");
+	cr_assert_str_eq(devs_of_c(), "x,z,w");
+	chain_msg = NFT_MSG_DELCHAIN;
+	chain_devs[0] = "x";
+	chain_devs[1] = "z";
+	chain_devs[2] = "w";
+	chain_devs[3] = NULL;
+	nfnl_out_fini(&cl.out);
+	nfnl_rcv(&cl, buf, batch(chain_devs_msg));
+	cr_assert_eq(nth_error(0, NULL), 1, "no error");
+	cr_assert_str_eq(devs_of_c(), "", "the chain stays, with no device");
+}

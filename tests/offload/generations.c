@@ -227,7 +227,7 @@ Test(generations, chains_sharing_a_hook_point_run_in_order)
 Test(generations, chain_check_refusals)
 {
 	struct dp_error err = { 0 };
-	struct table nt = { .family = 5 /* netdev */ };
+	struct table nt = { .family = 7 /* bridge */ };
 	struct chain *c = tm_chain(t, "nat", HOOK_PRE, 0, NF_ACCEPT);
 
 	list_del(&c->list);
@@ -244,7 +244,7 @@ Test(generations, chain_check_refusals)
 	cr_assert_str_eq(err.msg, "priority NF_IP_PRI_FIRST/LAST is refused by kernel netfilter links");
 	c->base->priority = 0;
 	cr_assert_eq(dataplane_chain_check(&nt, c, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "family 'netdev' is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "family 'bridge' is not supported by the nfbpf dataplane yet");
 	cr_assert_eq(dataplane_chain_check(t, c, &err), 0);
 }
 
