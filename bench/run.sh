@@ -19,7 +19,7 @@ builddir=.
 quick=0
 only=""		# cp | pkt: one section only
 sender_kind="" PKT_COUNT=0
-o_pkt="" o_add="" o_load="" o_setadd="" o_reps="" prefill=0 args_echo=""
+o_pkt="" o_add="" o_load="" o_setadd="" o_mixed="" o_reps="" prefill=0 args_echo=""
 
 usage() {
 	cat <<EOF
@@ -33,6 +33,8 @@ usage: $0 [--builddir DIR] [--quick]
   --load-sizes "N..."  nft -f rows; "" = none (also skips the list row)
   --set-add-sizes "N..."  nft add element rows: set sizes (default: 1000000,
                   quick 100000); "" = none
+  --mixed-sizes "N..."  packet rows of N non-matching rules of 8 shapes in
+                  turn, so that no run of them folds (default: 1000); "" = none
   --reps N        repetitions of each packet row (default 5, quick 3)
   --prefill N     before the packet rows, load N rules and flush them on
                   both sides (the history a full run leaves behind)
@@ -51,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--add-sizes) [ $# -ge 2 ] || usage; o_add=$2; args_echo+=" $1 '$2'"; shift 2 ;;
 	--load-sizes) [ $# -ge 2 ] || usage; o_load=$2; [ -z "$2" ] && o_load=-; args_echo+=" $1 '$2'"; shift 2 ;;
 	--set-add-sizes) [ $# -ge 2 ] || usage; o_setadd=$2; [ -z "$2" ] && o_setadd=-; args_echo+=" $1 '$2'"; shift 2 ;;
+	--mixed-sizes) [ $# -ge 2 ] || usage; o_mixed=$2; [ -z "$2" ] && o_mixed=-; args_echo+=" $1 '$2'"; shift 2 ;;
 	--reps) [ $# -ge 2 ] || usage; o_reps=$2; args_echo+=" $1 $2"; shift 2 ;;
 	--prefill) [ $# -ge 2 ] || usage; prefill=$2; args_echo+=" $1 $2"; shift 2 ;;
 	-h|--help) usage ;;
@@ -81,6 +84,7 @@ if ((quick)); then
 	PKT_COUNT=200000 PKT_MAXSEC=1 PKT_REPS=3
 	LOAD_REPS=3 LIST_REPS=3 NADD=20
 	SET_PKT=10000 SET_ADD=(100000)	# set lookup row; element add rows
+	MIXED_SIZES=(1000)		# packet rows, rules of varied shapes
 else
 	LOAD_SIZES=(10000 100000)
 	ADD_SIZES=(1000 10000 100000)
@@ -89,9 +93,12 @@ else
 	PKT_COUNT=1000000 PKT_MAXSEC=3 PKT_REPS=5
 	LOAD_REPS=3 LIST_REPS=3 NADD=20
 	SET_PKT=100000 SET_ADD=(1000000)
+	MIXED_SIZES=(1000)
 fi
 [ -n "$o_pkt" ] && read -r -a PKT_SIZES <<<"$o_pkt"
 [ -n "$o_add" ] && read -r -a ADD_SIZES <<<"$o_add"
+if [ "$o_mixed" = - ]; then MIXED_SIZES=()
+elif [ -n "$o_mixed" ]; then read -r -a MIXED_SIZES <<<"$o_mixed"; fi
 if [ "$o_setadd" = - ]; then SET_ADD=()
 elif [ -n "$o_setadd" ]; then read -r -a SET_ADD <<<"$o_setadd"; fi
 if [ "$o_load" = - ]; then LOAD_SIZES=() LIST_SIZE=""
@@ -219,6 +226,29 @@ gen_rules() {
 		for (i = 0; i < n; i++)
 			printf "\t\tip saddr 172.%d.%d.%d tcp dport %d counter accept\n",
 				16 + int(i / 65536) % 16, int(i / 256) % 256, i % 256, 1024 + i % 60000
+		print "\t}"
+		print "}" }' >"$2"
+}
+# gen_mixed N FILE: N non-matching rules (for the UDP packets to PORT the rows
+# send) of 8 shapes in turn: no two neighbours share a shape, so nothing folds
+# and nfbpf walks every rule, as a hand-written ruleset makes it
+gen_mixed() {
+	awk -v n="$1" 'BEGIN {
+		print "table ip t {"
+		print "\tchain in {"
+		print "\t\ttype filter hook input priority 0; policy accept;"
+		for (i = 0; i < n; i++) {
+			a = int(i / 256) % 256; b = i % 256; p = 1024 + i % 8000
+			k = i % 8
+			if (k == 0) printf "\t\tip saddr 172.16.%d.%d tcp dport %d counter accept\n", a, b, p
+			else if (k == 1) printf "\t\tip daddr 172.17.%d.%d counter accept\n", a, b
+			else if (k == 2) printf "\t\tudp dport %d counter drop\n", p
+			else if (k == 3) printf "\t\tip saddr 172.18.%d.0/24 counter accept\n", a
+			else if (k == 4) printf "\t\tmeta mark 0x%x counter accept\n", i + 1
+			else if (k == 5) printf "\t\tiifname \"nfb%d\" counter accept\n", i
+			else if (k == 6) printf "\t\tip ttl %d counter accept\n", 1 + i % 32
+			else printf "\t\ttcp flags syn tcp dport %d counter drop\n", p
+		}
 		print "\t}"
 		print "}" }' >"$2"
 }
@@ -524,6 +554,23 @@ for n in "${PKT_SIZES[@]}"; do
 	done
 	log "packet path: $n rules"
 	pkt_measure "pkt$n"
+	unset okside
+	flush k; flush b
+done
+# rules of varied shapes (nothing folds)
+for n in "${MIXED_SIZES[@]}"; do
+	row "pktmix$n" "packet path, $(human "$n") non-matching rules of 8 shapes in turn (ns/packet, median of $PKT_REPS)" ns
+	gen_mixed "$n" "$tmp/mixed-$n.nft"
+	declare -A okside=([k]=1 [b]=1)
+	for s in k b; do
+		flush $s
+		if ! timed $s nft -f "$tmp/mixed-$n.nft"; then
+			putfail $s "pktmix$n" "$REASON"; okside[$s]=0
+			[ $s = b ] && daemon_restart "after failed nft -f of $n mixed rules (packet path)"
+		fi
+	done
+	log "packet path: $n rules of mixed shapes"
+	pkt_measure "pktmix$n"
 	unset okside
 	flush k; flush b
 done

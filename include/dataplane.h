@@ -110,6 +110,14 @@ struct dp_delta {
 int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 			    struct dp_error *err);
 
+/**
+ * dataplane_elem_gc - @e of @s is about to be freed outside any batch (set
+ * garbage collection of an expired element): the next prepare drops its
+ * entry (packets skip it already: it expired). Cannot fail (out of memory:
+ * the next prepare is a full one).
+ */
+void dataplane_elem_gc(struct net *net, struct set *s, const struct set_elem *e);
+
 /** dataplane_publish - make the prepared generation live. Cannot fail. */
 void dataplane_publish(struct net *net);
 

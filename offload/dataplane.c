@@ -2572,6 +2572,14 @@ int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val)
 	return 0;
 }
 
+void dataplane_elem_gc(struct net *net, struct set *s, const struct set_elem *e)
+{
+	struct dataplane *dp = net ? net->dataplane : NULL;
+
+	if (dp)
+		dp_sets_gc(dp->sets, &dp->env, s, e);
+}
+
 void dataplane_stats(const struct net *net, struct dp_stats *st)
 {
 	const struct dataplane *dp = net->dataplane;

@@ -119,6 +119,9 @@ int dp_sets_prepare_delta(struct dp_sets *ss, struct net *net,
 			  struct codegen_env *env,
 			  const struct codegen_consts_ctx *cc,
 			  const struct dp_delta *d, struct dp_error *err);
+/* dataplane_elem_gc() */
+void dp_sets_gc(struct dp_sets *ss, struct codegen_env *env, struct set *s,
+		const struct set_elem *e);
 /* set map entries written or deleted so far */
 uint64_t dp_sets_written(const struct dp_sets *ss);
 

@@ -105,6 +105,13 @@ struct dp_sets {
 	} settle,		/* entries the last prepare left with two
 				 * different halves */
 	  touched;		/* entries the current delta prepare changes */
+	/* entries of elements set garbage collection freed since the last
+	 * prepare, and their exact sets */
+	struct dp_gc {
+		struct dp_elem *el;
+		struct set *s;
+	} *gc;
+	uint32_t ngc, capgc;
 	bool settled;		/* settle is complete: a delta prepare may run */
 	uint32_t gen_next;	/* of the current delta prepare */
 	uint64_t written;	/* map updates and deletes, cumulative */
@@ -175,6 +182,7 @@ void dp_sets_free(struct dp_sets *ss, struct codegen_env *env)
 	free(ss->cool);
 	free(ss->settle.v);
 	free(ss->touched.v);
+	free(ss->gc);
 	free(ss);
 }
 
@@ -892,6 +900,7 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 
 	ss->settled = false;
 	ss->settle.n = 0;
+	ss->ngc = 0;	/* the model has them no more: this prepare drops them */
 	for (i = 0; i < SET_HASH; i++)
 		for (r = ss->hash[i]; r; r = r->hnext)
 			r->seen = r->fresh = false;
@@ -1001,9 +1010,8 @@ static int elem_touch(struct dp_sets *ss, struct dp_elem *el)
 	return 0;
 }
 
-/* the entry of key @key, made (not in the map yet) if there is none */
-static struct dp_elem *elem_lookup(struct dp_sets *ss, int fd,
-				   const uint8_t *key, uint32_t klen)
+static struct dp_elem *elem_find_key(struct dp_sets *ss, int fd,
+				      const uint8_t *key, uint32_t klen)
 {
 	uint32_t h = elem_hash(fd, key, klen);
 	struct dp_elem *el;
@@ -1011,58 +1019,129 @@ static struct dp_elem *elem_lookup(struct dp_sets *ss, int fd,
 	for (el = ss->elems[h % ss->nbuckets]; el; el = el->hnext)
 		if (el->fd == fd && el->klen == klen && !memcmp(el->key, key, klen))
 			return el;
+	return NULL;
+}
+
+/* the entry of key @key, made (not in the map yet) if there is none */
+static struct dp_elem *elem_lookup(struct dp_sets *ss, int fd,
+				   const uint8_t *key, uint32_t klen)
+{
+	struct dp_elem *el = elem_find_key(ss, fd, key, klen);
+
+	if (el)
+		return el;
 	el = elem_get(ss, fd, key, klen, false);
 	if (el)
 		el->seen = false;
 	return el;
 }
 
+/* the entry of @e of @s (an exact set, or a catchall), NULL if none */
+static struct dp_elem *entry_of(struct dp_sets *ss, struct codegen_env *env,
+				struct fill_ctx *fc, const struct set_elem *e,
+				bool make)
+{
+	struct dp_set *r = set_find(ss, fc->s);
+	uint8_t key[KEY_MAX];
+	uint32_t klen;
+
+	if (!r || ensure_map(env, fc->s, &fc->fd))
+		return NULL;
+	fc->id = r->id;
+	klen = exact_key(fc, is_catchall(e) ? NULL : e, key);
+	return make ? elem_lookup(ss, fc->fd, key, klen) :
+		      elem_find_key(ss, fc->fd, key, klen);
+}
+
 /*
- * the next generation's half of the entry of @e's key in exact set @s:
- * the model element with that key active in the next generation (the
- * key index finds it; the newest first, as the full prepare lets the last
- * one of the list win), or nothing
+ * the next generation's half of entry @el, of the elements of @s with key
+ * @key (or the catchall): the model element active in the next generation
+ * (the key index finds it; the newest first, as the full prepare lets the
+ * last one of the list win), or nothing
  */
+static int delta_half(struct fill_ctx *fc, struct dp_elem *el,
+		      const struct data_value *key, bool catchall)
+{
+	uint8_t next = 1u << fc->ss->gen_next;
+	const struct set *s = fc->s;
+	struct codegen_set_half *h;
+	const struct set_elem *x;
+
+	if (elem_touch(fc->ss, el))
+		return fail(fc, -ENOMEM, "out of memory", LONG_MIN);
+	h = &elem_val(el)->half[fc->ss->gen_next];
+	memset(h, 0, sizeof(*h));
+	if (!active(s->table->genmask, next) || !active(s->genmask, next))
+		return 0;
+	for (x = ruleset_set_elem_chain(s, key); x; x = x->hnext) {
+		if (!active(x->genmask, next) || is_catchall(x) != catchall ||
+		    (x->flags & SET_ELEM_F_INTERVAL_END))
+			continue;
+		if (!catchall && (x->key.len != key->len ||
+				  memcmp(x->key.v, key->v, key->len)))
+			continue;
+		return make_half(fc, x, h);
+	}
+	return 0;
+}
+
+/* a change of element @e of @s: the next half of its entry */
 static int delta_elem(struct dp_sets *ss, struct codegen_env *env,
 		      const struct codegen_consts_ctx *cc, struct set *s,
 		      const struct set_elem *e, struct dp_error *err)
 {
-	uint8_t next = 1u << ss->gen_next, key[KEY_MAX];
 	struct fill_ctx fc = { .ss = ss, .cc = cc, .err = err, .s = s,
 			       .lpm = codegen_set_interval(s) };
-	bool catchall = is_catchall(e);
-	struct codegen_set_half *h;
-	const struct set_elem *x;
-	struct dp_set *r = set_find(ss, s);
 	struct dp_elem *el;
-	uint32_t klen;
-	int ret;
 
-	if (!r)
-		return 0;
-	fc.id = r->id;
-	ret = ensure_map(env, s, &fc.fd);
-	if (ret)
-		return fail(&fc, ret, "cannot create the nfbpf set map", LONG_MIN);
-	klen = exact_key(&fc, catchall ? NULL : e, key);
-	el = elem_lookup(ss, fc.fd, key, klen);
-	if (!el || elem_touch(ss, el))
+	if (!set_find(ss, s))
+		return 0;	/* no rule looks it up */
+	el = entry_of(ss, env, &fc, e, true);
+	if (!el)
 		return fail(&fc, -ENOMEM, "out of memory", LONG_MIN);
-	h = &elem_val(el)->half[ss->gen_next];
-	memset(h, 0, sizeof(*h));
-	if (!active(s->table->genmask, next) || !active(s->genmask, next))
-		return 0;
-	for (x = ruleset_set_elem_chain(s, &e->key); x; x = x->hnext) {
-		if (!active(x->genmask, next) || is_catchall(x) != catchall)
-			continue;
-		if (!catchall && (x->key.len != e->key.len ||
-				  memcmp(x->key.v, e->key.v, e->key.len)))
-			continue;
-		if (x->flags & SET_ELEM_F_INTERVAL_END)
-			continue;
-		return make_half(&fc, x, h);
+	return delta_half(&fc, el, &e->key, is_catchall(e));
+}
+
+/* an element garbage collection freed: the next half of its entry, from
+ * what the model holds under its key now */
+static int delta_gc(struct dp_sets *ss, const struct codegen_consts_ctx *cc,
+		    const struct dp_gc *g, struct dp_error *err)
+{
+	struct fill_ctx fc = { .ss = ss, .cc = cc, .err = err, .s = g->s,
+			       .lpm = codegen_set_interval(g->s) };
+	struct data_value key = { .len = g->s->klen };
+	uint32_t id, off = fc.lpm ? 4 : 0;
+
+	memcpy(&id, g->el->key + off, 4);
+	memcpy(key.v, g->el->key + off + 4, g->s->klen);
+	return delta_half(&fc, g->el, &key, id & SET_CATCHALL_BIT);
+}
+
+void dp_sets_gc(struct dp_sets *ss, struct codegen_env *env, struct set *s,
+		const struct set_elem *e)
+{
+	struct fill_ctx fc = { .ss = ss, .s = s, .lpm = codegen_set_interval(s) };
+	struct dp_elem *el;
+
+	/* interval sets: the next full prepare (the only kind they have) */
+	if (!ss || !set_find(ss, s) || !dp_sets_delta_ok(ss, s, e))
+		return;
+	el = entry_of(ss, env, &fc, e, false);
+	if (!el)
+		return;
+	if (ss->ngc == ss->capgc) {
+		uint32_t ncap = ss->capgc ? 2 * ss->capgc : 64;
+		void *n = realloc(ss->gc, ncap * sizeof(*ss->gc));
+
+		if (!n) {
+			ss->settled = false;	/* the next prepare: a full one */
+			return;
+		}
+		ss->gc = n;
+		ss->capgc = ncap;
 	}
-	return 0;
+	ss->gc[ss->ngc].el = el;
+	ss->gc[ss->ngc++].s = s;
 }
 
 /*
@@ -1144,7 +1223,10 @@ int dp_sets_prepare_delta(struct dp_sets *ss, struct net *net,
 		v->half[next] = v->half[cur];
 	}
 	ss->settle.n = 0;
-	/* 2. the next half of the batch's elements */
+	/* 2. elements garbage collection freed, then the batch's */
+	for (i = 0; i < ss->ngc && !ret; i++)
+		ret = delta_gc(ss, cc, &ss->gc[i], err);
+	ss->ngc = 0;
 	for (i = 0; d && i < d->nelems && !ret; i++)
 		ret = delta_elem(ss, env, cc, d->elems[i].set, d->elems[i].elem,
 				 err);

@@ -498,3 +498,54 @@ Test(incremental_set, element_expiry_update_is_live_after_the_flip)
 	cr_assert_eq(verdict_ip(BIG), NF_ACCEPT, "expired after the flip");
 	cr_assert_eq(verdict_ip(3), NF_DROP);
 }
+
+/*
+ * set garbage collection frees expired elements outside any batch
+ * (dataplane_elem_gc()): the next prepare drops their entries, unless a
+ * live element has the key again
+ */
+Test(incremental_set, gc_drops_an_expired_entry_not_a_live_one)
+{
+	struct set_elem *e[3] = { 0 }, *old, *other;
+	struct dp_stats s0, s1;
+	uint64_t now;
+
+	cr_assert_eq(dataplane_jiffies(&now), 0);
+	/* BIG and BIG + 1, expired already: packets skip them */
+	e[0] = old = elem_new(bigset, BIG);
+	e[1] = other = elem_new(bigset, BIG + 1);
+	old->timeout = other->timeout = 1;
+	old->expires = other->expires = now > 1 ? now - 1 : 1;
+	prepare_elems(e);
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_ACCEPT, "expired");
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT, "expired");
+	/* BIG added again (the control plane's lookups skip expired ones) */
+	e[0] = elem_new(bigset, BIG);
+	e[1] = NULL;
+	prepare_elems(e);
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+	/* collected: the old BIG and BIG + 1 */
+	dataplane_elem_gc(&net, bigset, old);
+	dataplane_elem_gc(&net, bigset, other);
+	ruleset_set_elem_unlink(bigset, old);
+	ruleset_set_elem_unlink(bigset, other);
+	free(old);
+	free(other);
+	e[0] = NULL;
+	prepare_elems(e);
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_DROP, "the live BIG stays");
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT);
+	/* the one after: BIG + 1's entry is gone from both generations */
+	dataplane_stats(&net, &s0);
+	prepare_elems(e);
+	publish();
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.set_entries_written - s0.set_entries_written, 1,
+		     "BIG + 1 deleted");
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT);
+}
