@@ -113,6 +113,7 @@ struct dp_sets {
 	} *gc;
 	uint32_t ngc, capgc;
 	bool settled;		/* settle is complete: a delta prepare may run */
+	bool taken;		/* the current delta prepare touched all of it */
 	uint32_t gen_next;	/* of the current delta prepare */
 	uint64_t written;	/* map updates and deletes, cumulative */
 };
@@ -898,7 +899,7 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 	uint32_t i;
 	int ret;
 
-	ss->settled = false;
+	ss->settled = ss->taken = false;
 	ss->settle.n = 0;
 	ss->ngc = 0;	/* the model has them no more: this prepare drops them */
 	for (i = 0; i < SET_HASH; i++)
@@ -1209,7 +1210,7 @@ int dp_sets_prepare_delta(struct dp_sets *ss, struct net *net,
 
 	if (!ss->settled)
 		return -EINVAL;	/* the caller checked dp_sets_delta_ok() */
-	ss->settled = false;
+	ss->settled = ss->taken = false;
 	ss->gen_next = next;
 	touched_clear(ss);
 	/* 1. the last prepare's generation is live: both halves are it */
@@ -1223,6 +1224,7 @@ int dp_sets_prepare_delta(struct dp_sets *ss, struct net *net,
 		v->half[next] = v->half[cur];
 	}
 	ss->settle.n = 0;
+	ss->taken = true;
 	/* 2. elements garbage collection freed, then the batch's */
 	for (i = 0; i < ss->ngc && !ret; i++)
 		ret = delta_gc(ss, cc, &ss->gc[i], err);
@@ -1273,9 +1275,10 @@ void dp_sets_abort(struct dp_sets *ss)
 	uint32_t i;
 
 	/* a delta prepare's next halves go back to the live ones: what they
-	 * held before, settled (if that cannot be written, the next prepare
-	 * is a full one) */
-	if (ss->touched.n) {
+	 * held before, settled (if that cannot be written, or the prepare
+	 * failed before it took the whole settle list, the next prepare is a
+	 * full one) */
+	if (ss->taken) {
 		struct dp_error err;
 		uint32_t cur = ss->gen_next ^ 1;
 
@@ -1290,10 +1293,11 @@ void dp_sets_abort(struct dp_sets *ss)
 		}
 		ss->settle.n = 0;
 		ss->settled = !write_touched(ss, &err);
-		touched_clear(ss);
 	} else {
 		ss->settled = false;
 	}
+	touched_clear(ss);
+	ss->taken = false;
 	for (i = 0; i < SET_HASH; i++)
 		for (r = ss->hash[i]; r; r = n) {
 			n = r->hnext;
@@ -1311,6 +1315,7 @@ void dp_sets_publish(struct dp_sets *ss)
 	uint32_t i;
 
 	touched_clear(ss);
+	ss->taken = false;
 	for (i = 0; i < SET_HASH; i++) {
 		struct dp_set *r;
 
