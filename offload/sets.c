@@ -1157,8 +1157,11 @@ static int write_touched(struct dp_sets *ss, struct dp_error *err)
 
 	for (i = 0; i < ss->touched.n; i++) {
 		struct dp_elem *el = ss->touched.v[i];
-		const struct codegen_set_val *v = elem_val(el);
+		const struct codegen_set_val *v;
 
+		if (!el)
+			continue;	/* freed by an earlier pass */
+		v = elem_val(el);
 		if (el->vsize == sizeof(*v) && !v->half[0].valid &&
 		    !v->half[1].valid) {
 			if (el->in_map) {

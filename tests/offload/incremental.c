@@ -549,3 +549,87 @@ Test(incremental_set, gc_drops_an_expired_entry_not_a_live_one)
 	cr_assert_eq(verdict_ip(BIG), NF_DROP);
 	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT);
 }
+
+/* the i of ip_key(i) of @e, minus BIG */
+static uint32_t elem_idx(const struct set_elem *e)
+{
+	return ((uint32_t)(e->key.v[1] - 64) << 16 | e->key.v[2] << 8 | e->key.v[3]) - BIG;
+}
+
+/*
+ * random batches of element adds and deletes (a delete and an add of one
+ * key in one batch too), one in four aborted: before each flip every key
+ * answers as the live generation, after it as the model's new one
+ */
+Test(incremental_set, random_element_batches_match_the_model)
+{
+	struct set_elem *live[64] = { 0 }, *added[8], *dead[8];
+	struct dp_delta_elem de[16];
+	struct dp_stats s0, s1;
+	uint32_t k, i, j, n, na, nd, aborts = 0;
+	bool want[64];
+
+	dataplane_stats(&net, &s0);
+	for (k = 0; k < 60; k++) {
+		struct dp_delta d = { .elems = de };
+		struct dp_error err = { 0 };
+		bool abort_it = rnd() % 4 == 0;
+		int ret;
+
+		n = rnd() % 9;
+		na = nd = 0;
+		for (i = 0; i < n; i++) {
+			uint32_t key = rnd() % 64;
+			bool again = false;
+
+			for (j = 0; j < na; j++)
+				again |= elem_idx(added[j]) == key;
+			if (again)
+				continue;	/* added in this batch already */
+			if (live[key] && active(live[key]->genmask, genmask_next(&net))) {
+				tm_elem_del(live[key], bigset);
+				dead[nd++] = live[key];
+				de[d.nelems].set = bigset;
+				de[d.nelems++].elem = live[key];
+			} else {
+				added[na] = elem_new(bigset, BIG + key);
+				de[d.nelems].set = bigset;
+				de[d.nelems++].elem = added[na++];
+			}
+		}
+		for (i = 0; i < 64; i++)
+			want[i] = live[i] != NULL;
+		ret = dataplane_prepare_delta(&net, &d, &err);
+		cr_assert_eq(ret, 0, "prepare: %d %s", ret, err.msg ? err.msg : "");
+		for (i = 0; i < 64; i++)
+			cr_assert_eq(verdict_ip(BIG + i), want[i] ? NF_DROP : NF_ACCEPT,
+				     "round %u key %u before the flip", k, i);
+		if (abort_it) {
+			dataplane_abort(&net);
+			for (i = 0; i < na; i++) {
+				ruleset_set_elem_unlink(bigset, added[i]);
+				free(added[i]);
+			}
+			for (i = 0; i < nd; i++)
+				dead[i]->genmask = 0;
+			aborts++;
+		} else {
+			for (i = 0; i < nd; i++)
+				live[elem_idx(dead[i])] = NULL;
+			for (i = 0; i < na; i++)
+				live[elem_idx(added[i])] = added[i];
+			publish();
+		}
+		for (i = 0; i < 64; i++)
+			cr_assert_eq(verdict_ip(BIG + i), live[i] ? NF_DROP : NF_ACCEPT,
+				     "round %u key %u after the %s", k, i,
+				     abort_it ? "abort" : "flip");
+	}
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded);
+	cr_assert_geq(s1.incremental_prepares - s0.incremental_prepares, 60 - 2 * aborts,
+		      "%lu incremental, %u aborts",
+		      (unsigned long)(s1.incremental_prepares - s0.incremental_prepares),
+		      aborts);
+	cr_assert_eq(verdict_ip(BIG - 1), NF_DROP);
+}
