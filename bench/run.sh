@@ -590,7 +590,8 @@ pkt_measure pktset
 unset okside
 flush k; flush b
 # marginal cost per rule, from the largest chain against the empty chain
-big=${PKT_SIZES[-1]}
+big=${PKT_SIZES[-1]:-0}
+if [ "$big" != 0 ] && [ "$big" != none ]; then
 row perrule "packet path, marginal cost per rule, (t($(human "$big")) - t(0)) / $(human "$big") (ns/rule)" ns2
 for s in k b; do
 	eval "v0=\${VAL_$s[pkt0]:-}; vb=\${VAL_$s[pkt$big]:-}"
@@ -600,6 +601,7 @@ for s in k b; do
 		putfail $s perrule "needs both rows"
 	fi
 done
+fi
 fi # only != cp
 
 # ---------------------------------------------------------------------------
