@@ -19,7 +19,7 @@ builddir=.
 quick=0
 only=""		# cp | pkt: one section only
 sender_kind="" PKT_COUNT=0
-o_pkt="" o_add="" o_load="" o_reps="" prefill=0 args_echo=""
+o_pkt="" o_add="" o_load="" o_setadd="" o_mixed="" o_reps="" prefill=0 args_echo=""
 
 usage() {
 	cat <<EOF
@@ -31,6 +31,10 @@ usage: $0 [--builddir DIR] [--quick]
   --pkt-sizes "N..."   packet rows (default: none 0 100 1000 10000)
   --add-sizes "N..."   nft add rule rows (default: 1000 10000 100000)
   --load-sizes "N..."  nft -f rows; "" = none (also skips the list row)
+  --set-add-sizes "N..."  nft add element rows: set sizes (default: 1000000,
+                  quick 100000); "" = none
+  --mixed-sizes "N..."  packet rows of N non-matching rules of 8 shapes in
+                  turn, so that no run of them folds (default: 1000); "" = none
   --reps N        repetitions of each packet row (default 5, quick 3)
   --prefill N     before the packet rows, load N rules and flush them on
                   both sides (the history a full run leaves behind)
@@ -48,6 +52,8 @@ while [ $# -gt 0 ]; do
 	--pkt-sizes) [ $# -ge 2 ] || usage; o_pkt=$2; args_echo+=" $1 '$2'"; shift 2 ;;
 	--add-sizes) [ $# -ge 2 ] || usage; o_add=$2; args_echo+=" $1 '$2'"; shift 2 ;;
 	--load-sizes) [ $# -ge 2 ] || usage; o_load=$2; [ -z "$2" ] && o_load=-; args_echo+=" $1 '$2'"; shift 2 ;;
+	--set-add-sizes) [ $# -ge 2 ] || usage; o_setadd=$2; [ -z "$2" ] && o_setadd=-; args_echo+=" $1 '$2'"; shift 2 ;;
+	--mixed-sizes) [ $# -ge 2 ] || usage; o_mixed=$2; [ -z "$2" ] && o_mixed=-; args_echo+=" $1 '$2'"; shift 2 ;;
 	--reps) [ $# -ge 2 ] || usage; o_reps=$2; args_echo+=" $1 $2"; shift 2 ;;
 	--prefill) [ $# -ge 2 ] || usage; prefill=$2; args_echo+=" $1 $2"; shift 2 ;;
 	-h|--help) usage ;;
@@ -77,7 +83,8 @@ if ((quick)); then
 	PKT_SIZES=(none 0 100 1000)	# non-matching rules in the input chain
 	PKT_COUNT=200000 PKT_MAXSEC=1 PKT_REPS=3
 	LOAD_REPS=3 LIST_REPS=3 NADD=20
-	SET_PKT=10000 SET_ADD=100000	# set lookup row; element add row
+	SET_PKT=10000 SET_ADD=(100000)	# set lookup row; element add rows
+	MIXED_SIZES=(1000)		# packet rows, rules of varied shapes
 else
 	LOAD_SIZES=(10000 100000)
 	ADD_SIZES=(1000 10000 100000)
@@ -85,10 +92,15 @@ else
 	PKT_SIZES=(none 0 100 1000 10000)
 	PKT_COUNT=1000000 PKT_MAXSEC=3 PKT_REPS=5
 	LOAD_REPS=3 LIST_REPS=3 NADD=20
-	SET_PKT=100000 SET_ADD=1000000
+	SET_PKT=100000 SET_ADD=(1000000)
+	MIXED_SIZES=(1000)
 fi
 [ -n "$o_pkt" ] && read -r -a PKT_SIZES <<<"$o_pkt"
 [ -n "$o_add" ] && read -r -a ADD_SIZES <<<"$o_add"
+if [ "$o_mixed" = - ]; then MIXED_SIZES=()
+elif [ -n "$o_mixed" ]; then read -r -a MIXED_SIZES <<<"$o_mixed"; fi
+if [ "$o_setadd" = - ]; then SET_ADD=()
+elif [ -n "$o_setadd" ]; then read -r -a SET_ADD <<<"$o_setadd"; fi
 if [ "$o_load" = - ]; then LOAD_SIZES=() LIST_SIZE=""
 elif [ -n "$o_load" ]; then read -r -a LOAD_SIZES <<<"$o_load"; fi
 [ -n "$o_reps" ] && PKT_REPS=$o_reps
@@ -217,6 +229,29 @@ gen_rules() {
 		print "\t}"
 		print "}" }' >"$2"
 }
+# gen_mixed N FILE: N non-matching rules (for the UDP packets to PORT the rows
+# send) of 8 shapes in turn: no two neighbours share a shape, so nothing folds
+# and nfbpf walks every rule, as a hand-written ruleset makes it
+gen_mixed() {
+	awk -v n="$1" 'BEGIN {
+		print "table ip t {"
+		print "\tchain in {"
+		print "\t\ttype filter hook input priority 0; policy accept;"
+		for (i = 0; i < n; i++) {
+			a = int(i / 256) % 256; b = i % 256; p = 1024 + i % 8000
+			k = i % 8
+			if (k == 0) printf "\t\tip saddr 172.16.%d.%d tcp dport %d counter accept\n", a, b, p
+			else if (k == 1) printf "\t\tip daddr 172.17.%d.%d counter accept\n", a, b
+			else if (k == 2) printf "\t\tudp dport %d counter drop\n", p
+			else if (k == 3) printf "\t\tip saddr 172.18.%d.0/24 counter accept\n", a
+			else if (k == 4) printf "\t\tmeta mark 0x%x counter accept\n", i + 1
+			else if (k == 5) printf "\t\tiifname \"nfb%d\" counter accept\n", i
+			else if (k == 6) printf "\t\tip ttl %d counter accept\n", 1 + i % 32
+			else printf "\t\ttcp flags syn tcp dport %d counter drop\n", p
+		}
+		print "\t}"
+		print "}" }' >"$2"
+}
 # gen_chunk FROM TO FILE: the same rules FROM..TO-1 as `add rule` lines
 gen_chunk() {
 	awk -v a="$1" -v b="$2" 'BEGIN {
@@ -224,8 +259,8 @@ gen_chunk() {
 			printf "add rule ip t in ip saddr 172.%d.%d.%d tcp dport %d counter accept\n",
 				16 + int(i / 65536) % 16, int(i / 256) % 256, i % 256, 1024 + i % 60000 }' >"$3"
 }
-# gen_set N FILE: a table with a set of N addresses (198.18.0.0/15, never the
-# senders') and an input chain that looks every packet's source up in it
+# gen_set N FILE: a table with a set of N distinct addresses (100.64.0.0/10,
+# up to 4M, never the senders') and an input chain that looks every packet's source up in it
 gen_set() {
 	awk -v n="$1" 'BEGIN {
 		print "table ip s {"
@@ -233,7 +268,7 @@ gen_set() {
 		print "\t\ttype ipv4_addr"
 		print "\t\telements = {"
 		for (i = 0; i < n; i++)
-			printf "\t\t\t198.%d.%d.%d%s\n", 18 + int(i / 65536) % 2,
+			printf "\t\t\t100.%d.%d.%d%s\n", 64 + int(i / 65536) % 64,
 				int(i / 256) % 256, i % 256, i < n - 1 ? "," : ""
 		print "\t\t}"
 		print "\t}"
@@ -370,11 +405,12 @@ for n in "${ALL_SIZES[@]}"; do
 	done
 done
 
-# element add into a set of SET_ADD addresses
-row elemadd "nft add element into a set of $(human "$SET_ADD") (ms, median of $NADD)" ms
-gen_set "$SET_ADD" "$tmp/set-add.nft"
+# element add into a set of N addresses, for each N of SET_ADD
+for n in "${SET_ADD[@]}"; do
+row "elemadd$n" "nft add element into a set of $(human "$n") (ms, median of $NADD)" ms
+gen_set "$n" "$tmp/set-add.nft"
 for s in k b; do
-	log "control plane: side $s, element add into a set of $SET_ADD"
+	log "control plane: side $s, element add into a set of $n"
 	flush $s
 	if timed $s nft -f "$tmp/set-add.nft"; then
 		ts=()
@@ -382,16 +418,17 @@ for s in k b; do
 			if timed $s nft add element ip s s "{ 203.0.$((i / 256)).$((i % 256)) }"; then
 				ts+=("$T_US")
 			else
-				putfail $s elemadd "$REASON"; break
+				putfail $s "elemadd$n" "$REASON"; break
 			fi
 		done
-		[ ${#ts[@]} = "$NADD" ] && put $s elemadd "$(median "${ts[@]}" | awk '{print $1 / 1000}')"
-		raw elemadd $s "${ts[@]}"
+		[ ${#ts[@]} = "$NADD" ] && put $s "elemadd$n" "$(median "${ts[@]}" | awk '{print $1 / 1000}')"
+		raw "elemadd$n" $s "${ts[@]}"
 	else
-		putfail $s elemadd "$REASON"
-		[ $s = b ] && daemon_restart "after failed load of a $SET_ADD-element set"
+		putfail $s "elemadd$n" "$REASON"
+		[ $s = b ] && daemon_restart "after failed load of a $n-element set"
 	fi
 	flush $s
+done
 done
 fi # only != pkt
 
@@ -520,6 +557,23 @@ for n in "${PKT_SIZES[@]}"; do
 	unset okside
 	flush k; flush b
 done
+# rules of varied shapes (nothing folds)
+for n in "${MIXED_SIZES[@]}"; do
+	row "pktmix$n" "packet path, $(human "$n") non-matching rules of 8 shapes in turn (ns/packet, median of $PKT_REPS)" ns
+	gen_mixed "$n" "$tmp/mixed-$n.nft"
+	declare -A okside=([k]=1 [b]=1)
+	for s in k b; do
+		flush $s
+		if ! timed $s nft -f "$tmp/mixed-$n.nft"; then
+			putfail $s "pktmix$n" "$REASON"; okside[$s]=0
+			[ $s = b ] && daemon_restart "after failed nft -f of $n mixed rules (packet path)"
+		fi
+	done
+	log "packet path: $n rules of mixed shapes"
+	pkt_measure "pktmix$n"
+	unset okside
+	flush k; flush b
+done
 # one set lookup, SET_PKT elements, no match
 row pktset "packet path, one lookup in a set of $(human "$SET_PKT") addresses, no match (ns/packet, median of $PKT_REPS)" ns
 gen_set "$SET_PKT" "$tmp/set-pkt.nft"
@@ -536,7 +590,8 @@ pkt_measure pktset
 unset okside
 flush k; flush b
 # marginal cost per rule, from the largest chain against the empty chain
-big=${PKT_SIZES[-1]}
+big=${PKT_SIZES[-1]:-0}
+if [ "$big" != 0 ] && [ "$big" != none ]; then
 row perrule "packet path, marginal cost per rule, (t($(human "$big")) - t(0)) / $(human "$big") (ns/rule)" ns2
 for s in k b; do
 	eval "v0=\${VAL_$s[pkt0]:-}; vb=\${VAL_$s[pkt$big]:-}"
@@ -546,6 +601,7 @@ for s in k b; do
 		putfail $s perrule "needs both rows"
 	fi
 done
+fi
 fi # only != cp
 
 # ---------------------------------------------------------------------------

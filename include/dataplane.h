@@ -67,15 +67,28 @@ int dataplane_chain_check(const struct table *table, const struct chain *chain,
 int dataplane_prepare(struct net *net, struct dp_error *err);
 
 /**
+ * struct dp_delta_elem - a set element one batch adds, deletes or updates
+ * (its timeout) (NEWSETELEM/DELSETELEM records)
+ */
+struct dp_delta_elem {
+	struct set *set;
+	struct set_elem *elem;
+};
+
+/**
  * struct dp_delta - what one batch changes, for dataplane_prepare_delta()
  * @rules: the rules the batch adds or deletes (NEWRULE/DELRULE records)
  * @nrules: count
+ * @elems: the set elements the batch adds, deletes or updates
+ * @nelems: count
  * @other: the batch changes anything else as well (tables, chains, sets,
- *	   elements, flags, policies)
+ *	   flags, policies)
  */
 struct dp_delta {
 	struct rule **rules;
 	uint32_t nrules;
+	struct dp_delta_elem *elems;
+	uint32_t nelems;
 	bool other;
 };
 
@@ -85,15 +98,25 @@ struct dp_delta {
  * @delta: the batch's changes; NULL = unknown (a full prepare)
  * @err: filled on failure
  *
- * A batch that adds or deletes rules only, after a published batch that
- * did the same, is prepared from the records of those rules alone: no
- * walk over chains or rules, so its cost does not grow with the ruleset.
- * Anything else (or a prepare after an abort) reads the whole model.
+ * A batch that adds or deletes rules and elements of exact (not interval)
+ * sets only, after a published batch that changed rules and elements only,
+ * is prepared from the records of those rules and elements alone: no walk
+ * over chains, rules or set elements, so its cost does not grow with the
+ * ruleset. Anything else (or a prepare after an abort) reads the whole
+ * model.
  *
  * Return: as dataplane_prepare().
  */
 int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 			    struct dp_error *err);
+
+/**
+ * dataplane_elem_gc - @e of @s is about to be freed outside any batch (set
+ * garbage collection of an expired element): the next prepare drops its
+ * entry (packets skip it already: it expired). Cannot fail (out of memory:
+ * the next prepare is a full one).
+ */
+void dataplane_elem_gc(struct net *net, struct set *s, const struct set_elem *e);
 
 /** dataplane_publish - make the prepared generation live. Cannot fail. */
 void dataplane_publish(struct net *net);
@@ -155,7 +178,9 @@ int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val);
  * @progs_loaded: BPF programs loaded so far
  * @shapes: distinct rule shapes compiled
  * @rule_entries: rule map entries live
- * @incremental_prepares: prepares that touched only a batch's rules
+ * @incremental_prepares: prepares that touched only a batch's rules and
+ *	elements
+ * @set_entries_written: set map entries written or deleted so far
  * @fold_heads: folded runs of rules live (each one hash lookup per packet)
  */
 struct dp_stats {
@@ -164,6 +189,7 @@ struct dp_stats {
 	uint64_t rule_entries;
 	uint64_t incremental_prepares;
 	uint64_t fold_heads;
+	uint64_t set_entries_written;
 };
 
 /**

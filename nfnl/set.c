@@ -10,6 +10,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 
+#include "dataplane.h"
 #include "handlers.h"
 #include "nfnl_compat.h"
 #include "nfnl_expr.h"
@@ -677,6 +678,7 @@ static void set_gc(struct set *s)
 	list_for_each_entry_safe(e, en, &s->elems, list) {
 		if (e->genmask || !ruleset_elem_expired(e, now))
 			continue;
+		dataplane_elem_gc(s->table->net, s, e);
 		ruleset_set_elem_unlink(s, e);
 		if (e->verdict.chain)
 			e->verdict.chain->use--;

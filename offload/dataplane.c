@@ -326,7 +326,8 @@ struct dataplane {
 	uint64_t fold_seq;
 	bool freeing;
 	bool incremental;	/* the current prepare is incremental */
-	bool rule_only;		/* ... is for a batch of rule changes only */
+	bool rule_only;		/* ... is for a batch of rule and element
+				 * changes only */
 	bool last_rule_only;	/* the last published one was */
 	uint64_t rule_entries_next;
 	uint32_t unfolds;		/* fold heads this prepare unfolded */
@@ -2171,10 +2172,12 @@ static struct dp_rec *prev_alive(struct dp_rec *r)
 }
 
 /*
- * can the batch @d be prepared from the records alone? Only rules changed,
- * the last published prepare was such a batch too (so no set element half
- * and no chain policy of the other generation is stale), and every chain
- * and set the new rules name has a dataplane id already.
+ * can the batch @d be prepared from the records alone? Only rules and
+ * elements of exact sets changed, the last published prepare was a batch
+ * of rules and elements too (so no chain policy of the other generation is
+ * stale, and the set entries it changed are known: dp_sets_delta_ok()),
+ * and every chain and set the new rules and elements name has a dataplane
+ * id already.
  */
 static bool delta_ok(struct dataplane *dp, struct net *net,
 		     const struct dp_delta *d)
@@ -2182,8 +2185,20 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 	uint32_t i;
 
 	(void)net;
-	if (!d || d->other || !dp->last_rule_only || dp->prepared)
+	if (!d || d->other || !dp->last_rule_only || dp->prepared ||
+	    !dp_sets_delta_ok(dp->sets, NULL, NULL))
 		return false;
+	for (i = 0; i < d->nelems; i++) {
+		const struct set_elem *e = d->elems[i].elem;
+		const struct set *s = d->elems[i].set;
+		const struct chain *c = e->verdict.chain;
+
+		if (!dp_sets_delta_ok(dp->sets, s, e))
+			return false;
+		if (c && dp_sets_id(dp->sets, s) &&
+		    !rec_find(dp, REC_HEAD, c->table->handle, c->handle))
+			return false;
+	}
 	for (i = 0; i < d->nrules; i++) {
 		const struct rule *rule = d->rules[i];
 		const struct chain *c = rule->chain;
@@ -2763,8 +2778,20 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	dp->incremental = delta_ok(dp, net, delta);
 	if (dp->incremental) {
 		/* 1. entries of the rules of this batch only */
+		struct codegen_consts_ctx cc = { .chain_head = head_of,
+						 .set_id = set_id_of,
+						 .priv = dp };
+
 		dp->stats.incremental_prepares++;
 		prepare_delta_rules(net, dp, delta, err);
+		/* 1b. the entries of the batch's elements, and those the last
+		 * one changed */
+		if (!dp->err) {
+			ret = dp_sets_prepare_delta(dp->sets, net, &dp->env, &cc,
+						    delta, err);
+			if (ret)
+				set_err(dp, err, ret, NULL);
+		}
 	} else {
 		for (i = 0; i < dp->nhash; i++)
 			for (r = dp->hash[i]; r; r = r->hnext) {
@@ -3108,6 +3135,14 @@ int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val)
 	return 0;
 }
 
+void dataplane_elem_gc(struct net *net, struct set *s, const struct set_elem *e)
+{
+	struct dataplane *dp = net ? net->dataplane : NULL;
+
+	if (dp)
+		dp_sets_gc(dp->sets, &dp->env, s, e);
+}
+
 void dataplane_stats(const struct net *net, struct dp_stats *st)
 {
 	const struct dataplane *dp = net->dataplane;
@@ -3117,6 +3152,7 @@ void dataplane_stats(const struct net *net, struct dp_stats *st)
 		return;
 	}
 	*st = dp->stats;
+	st->set_entries_written = dp_sets_written(dp->sets);
 }
 
 int offload_log_read(struct net *net,

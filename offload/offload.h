@@ -133,6 +133,26 @@ uint32_t dp_sets_id(struct dp_sets *ss, const struct set *s);
 void dp_sets_drop_unseen(struct dp_sets *ss);
 void dp_sets_abort(struct dp_sets *ss);
 void dp_sets_publish(struct dp_sets *ss);
+/*
+ * Delta prepares (batches of rules and elements): dp_sets_delta_ok() says
+ * whether a change of element @e of @s (both NULL: none) can be prepared
+ * alone (the last prepare left its settle list complete, @s is exact or
+ * has no dataplane id); dp_sets_prepare_delta() then settles the entries
+ * the last prepare changed and writes the next half of the entries of
+ * @d's elements only. dp_sets_abort() puts those next halves back.
+ */
+struct dp_delta;
+bool dp_sets_delta_ok(struct dp_sets *ss, const struct set *s,
+		      const struct set_elem *e);
+int dp_sets_prepare_delta(struct dp_sets *ss, struct net *net,
+			  struct codegen_env *env,
+			  const struct codegen_consts_ctx *cc,
+			  const struct dp_delta *d, struct dp_error *err);
+/* dataplane_elem_gc() */
+void dp_sets_gc(struct dp_sets *ss, struct codegen_env *env, struct set *s,
+		const struct set_elem *e);
+/* set map entries written or deleted so far */
+uint64_t dp_sets_written(const struct dp_sets *ss);
 
 /*
  * log.c - log records (log expression). dp_log_new() makes the ring

@@ -11,6 +11,13 @@
  * next one), so packets see nothing until publish flips the generation
  * word; element changes are map updates only, never code.
  *
+ * A batch of element changes to exact sets (and rules) needs less:
+ * dp_sets_prepare_delta() settles the entries the last prepare left with
+ * two different halves (the generation that went live is the truth for
+ * both now) and recomputes the next half of the entries of the batch's
+ * elements from the model's key index, so its cost is the batch's size,
+ * not the sets'.
+ *
  * Interval sets (nft_set_rbtree semantics): elements sorted by key, an
  * element flagged NFT_SET_ELEM_INTERVAL_END ends the range the previous
  * one started; a key matches the last element (ends before starts on equal
@@ -32,6 +39,8 @@
 #include <bpf/libbpf.h>
 
 #include "offload/offload.h"
+#include "dataplane.h"
+#include "ruleset_api.h"
 #include "expr/lookup.h"
 #include "expr/objref.h"
 #include "object.h"
@@ -78,6 +87,7 @@ struct dp_elem {
 	uint8_t *want;		/* vsize bytes: what this prepare wants */
 	bool in_map;
 	bool seen;
+	bool touched;		/* in dp_sets.touched */
 	uint8_t buf[] __attribute__((aligned(8)));
 };
 
@@ -90,6 +100,24 @@ struct dp_sets {
 	uint32_t next;
 	uint32_t *free, nfree;
 	uint32_t *cool, ncool;
+	/* incremental prepares (dp_sets_prepare_delta()) */
+	struct dp_elems {
+		struct dp_elem **v;
+		uint32_t n, cap;
+	} settle,		/* entries the last prepare left with two
+				 * different halves */
+	  touched;		/* entries the current delta prepare changes */
+	/* entries of elements set garbage collection freed since the last
+	 * prepare, and their exact sets */
+	struct dp_gc {
+		struct dp_elem *el;
+		struct set *s;
+	} *gc;
+	uint32_t ngc, capgc;
+	bool settled;		/* settle is complete: a delta prepare may run */
+	bool taken;		/* the current delta prepare touched all of it */
+	uint32_t gen_next;	/* of the current delta prepare */
+	uint64_t written;	/* map updates and deletes, cumulative */
 };
 
 /* one prefix of an interval set's generation */
@@ -155,6 +183,9 @@ void dp_sets_free(struct dp_sets *ss, struct codegen_env *env)
 	free(ss->used);
 	free(ss->free);
 	free(ss->cool);
+	free(ss->settle.v);
+	free(ss->touched.v);
+	free(ss->gc);
 	free(ss);
 }
 
@@ -295,6 +326,42 @@ static struct dp_elem *elem_get(struct dp_sets *ss, int fd, const uint8_t *key,
 	ss->elems[h] = el;
 	ss->nelems++;
 	return el;
+}
+
+static int elems_push(struct dp_elems *l, struct dp_elem *el)
+{
+	if (l->n == l->cap) {
+		uint32_t ncap = l->cap ? 2 * l->cap : 64;
+		void *n = realloc(l->v, ncap * sizeof(*l->v));
+
+		if (!n)
+			return -ENOMEM;
+		l->v = n;
+		l->cap = ncap;
+	}
+	l->v[l->n++] = el;
+	return 0;
+}
+
+/* do the two generations see @el's entry differently (in el->want)? */
+static bool halves_differ(struct dp_elem *el)
+{
+	const struct codegen_set_val *v = elem_val(el);
+
+	return memcmp(&v->half[0], &v->half[1], sizeof(v->half[0])) != 0;
+}
+
+/* take @el out of the index and free it (its map entry is gone) */
+static void elem_free(struct dp_sets *ss, struct dp_elem *el)
+{
+	struct dp_elem **pp = &ss->elems[elem_hash(el->fd, el->key, el->klen) %
+					 ss->nbuckets];
+
+	while (*pp != el)
+		pp = &(*pp)->hnext;
+	*pp = el->hnext;
+	ss->nelems--;
+	free(el);
 }
 
 /* ---- building ---- */
@@ -849,9 +916,13 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 	struct chain *c;
 	struct rule *rule;
 	struct expr *e;
+	bool settle_ok = true;
 	uint32_t i;
 	int ret;
 
+	ss->settled = ss->taken = false;
+	ss->settle.n = 0;
+	ss->ngc = 0;	/* the model has them no more: this prepare drops them */
 	for (i = 0; i < SET_HASH; i++)
 		for (r = ss->hash[i]; r; r = r->hnext)
 			r->seen = r->fresh = false;
@@ -890,12 +961,17 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 			}
 		}
 	}
-	/* 2. write what changed (the live half stays as it is) */
+	/* 2. write what changed (the live half stays as it is); what the
+	 * next delta prepare must settle */
 	for (i = 0; i < ss->nbuckets; i++)
 		for (el = ss->elems[i]; el; el = el->hnext) {
+			if (el->seen && settle_ok && halves_differ(el) &&
+			    elems_push(&ss->settle, el))
+				settle_ok = false;
 			if (!el->seen || (el->in_map &&
 			    !memcmp(el->want, el->shadow, el->vsize)))
 				continue;
+			ss->written++;
 			if (bpf_map_update_elem(el->fd, el->key, el->want, BPF_ANY)) {
 				ret = -errno;
 				snprintf(err->buf, sizeof(err->buf),
@@ -914,13 +990,294 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 				pp = &el->hnext;
 				continue;
 			}
-			if (el->in_map)
+			if (el->in_map) {
 				bpf_map_delete_elem(el->fd, el->key);
+				ss->written++;
+			}
 			*pp = el->hnext;
 			ss->nelems--;
 			free(el);
 		}
+	ss->settled = settle_ok;
 	return 0;
+}
+
+/* ---- delta prepares ---- */
+
+bool dp_sets_delta_ok(struct dp_sets *ss, const struct set *s,
+		      const struct set_elem *e)
+{
+	if (!ss->settled)
+		return false;
+	/* no rule looks it up: nothing to write */
+	if (!s || !set_find(ss, s))
+		return true;
+	/* an interval's prefixes depend on its neighbours */
+	return !(s->flags & NFT_SET_F_INTERVAL) ||
+	       (e && is_catchall(e) && !codegen_set_ranges(s));
+}
+
+/* @el changes in this delta prepare: start from what the map holds */
+static int elem_touch(struct dp_sets *ss, struct dp_elem *el)
+{
+	if (el->touched)
+		return 0;
+	if (elems_push(&ss->touched, el))
+		return -ENOMEM;
+	el->touched = true;
+	if (el->in_map)
+		memcpy(el->want, el->shadow, el->vsize);
+	else
+		memset(el->want, 0, el->vsize);
+	return 0;
+}
+
+static struct dp_elem *elem_find_key(struct dp_sets *ss, int fd,
+				      const uint8_t *key, uint32_t klen)
+{
+	uint32_t h = elem_hash(fd, key, klen);
+	struct dp_elem *el;
+
+	for (el = ss->elems[h % ss->nbuckets]; el; el = el->hnext)
+		if (el->fd == fd && el->klen == klen && !memcmp(el->key, key, klen))
+			return el;
+	return NULL;
+}
+
+/* the entry of key @key, made (not in the map yet) if there is none */
+static struct dp_elem *elem_lookup(struct dp_sets *ss, int fd,
+				   const uint8_t *key, uint32_t klen)
+{
+	struct dp_elem *el = elem_find_key(ss, fd, key, klen);
+
+	if (el)
+		return el;
+	el = elem_get(ss, fd, key, klen, false);
+	if (el)
+		el->seen = false;
+	return el;
+}
+
+/* the entry of @e of @s (an exact set, or a catchall), NULL if none */
+static struct dp_elem *entry_of(struct dp_sets *ss, struct codegen_env *env,
+				struct fill_ctx *fc, const struct set_elem *e,
+				bool make)
+{
+	struct dp_set *r = set_find(ss, fc->s);
+	uint8_t key[KEY_MAX];
+	uint32_t klen;
+
+	if (!r || ensure_map(env, fc->s, &fc->fd))
+		return NULL;
+	fc->id = r->id;
+	klen = exact_key(fc, is_catchall(e) ? NULL : e, key);
+	return make ? elem_lookup(ss, fc->fd, key, klen) :
+		      elem_find_key(ss, fc->fd, key, klen);
+}
+
+/*
+ * the next generation's half of entry @el, of the elements of @s with key
+ * @key (or the catchall): the model element active in the next generation
+ * (the key index finds it; the newest first, as the full prepare lets the
+ * last one of the list win), or nothing
+ */
+static int delta_half(struct fill_ctx *fc, struct dp_elem *el,
+		      const struct data_value *key, bool catchall)
+{
+	uint8_t next = 1u << fc->ss->gen_next;
+	const struct set *s = fc->s;
+	struct codegen_set_half *h;
+	const struct set_elem *x;
+
+	if (elem_touch(fc->ss, el))
+		return fail(fc, -ENOMEM, "out of memory", LONG_MIN);
+	h = &elem_val(el)->half[fc->ss->gen_next];
+	memset(h, 0, sizeof(*h));
+	if (!active(s->table->genmask, next) || !active(s->genmask, next))
+		return 0;
+	for (x = ruleset_set_elem_chain(s, key); x; x = x->hnext) {
+		if (!active(x->genmask, next) || is_catchall(x) != catchall ||
+		    (x->flags & SET_ELEM_F_INTERVAL_END))
+			continue;
+		if (!catchall && (x->key.len != key->len ||
+				  memcmp(x->key.v, key->v, key->len)))
+			continue;
+		return make_half(fc, x, h);
+	}
+	return 0;
+}
+
+/* a change of element @e of @s: the next half of its entry */
+static int delta_elem(struct dp_sets *ss, struct codegen_env *env,
+		      const struct codegen_consts_ctx *cc, struct set *s,
+		      const struct set_elem *e, struct dp_error *err)
+{
+	struct fill_ctx fc = { .ss = ss, .cc = cc, .err = err, .s = s,
+			       .lpm = codegen_set_interval(s) };
+	struct dp_elem *el;
+
+	if (!set_find(ss, s))
+		return 0;	/* no rule looks it up */
+	el = entry_of(ss, env, &fc, e, true);
+	if (!el)
+		return fail(&fc, -ENOMEM, "out of memory", LONG_MIN);
+	return delta_half(&fc, el, &e->key, is_catchall(e));
+}
+
+/* an element garbage collection freed: the next half of its entry, from
+ * what the model holds under its key now */
+static int delta_gc(struct dp_sets *ss, const struct codegen_consts_ctx *cc,
+		    const struct dp_gc *g, struct dp_error *err)
+{
+	struct fill_ctx fc = { .ss = ss, .cc = cc, .err = err, .s = g->s,
+			       .lpm = codegen_set_interval(g->s) };
+	struct data_value key = { .len = g->s->klen };
+	uint32_t id, off = fc.lpm ? 4 : 0;
+
+	memcpy(&id, g->el->key + off, 4);
+	memcpy(key.v, g->el->key + off + 4, g->s->klen);
+	return delta_half(&fc, g->el, &key, id & SET_CATCHALL_BIT);
+}
+
+void dp_sets_gc(struct dp_sets *ss, struct codegen_env *env, struct set *s,
+		const struct set_elem *e)
+{
+	struct fill_ctx fc = { .ss = ss, .s = s, .lpm = codegen_set_interval(s) };
+	struct dp_elem *el;
+
+	/* interval sets: the next full prepare (the only kind they have) */
+	if (!ss || !set_find(ss, s) || !dp_sets_delta_ok(ss, s, e))
+		return;
+	el = entry_of(ss, env, &fc, e, false);
+	if (!el)
+		return;
+	if (ss->ngc == ss->capgc) {
+		uint32_t ncap = ss->capgc ? 2 * ss->capgc : 64;
+		void *n = realloc(ss->gc, ncap * sizeof(*ss->gc));
+
+		if (!n) {
+			ss->settled = false;	/* the next prepare: a full one */
+			return;
+		}
+		ss->gc = n;
+		ss->capgc = ncap;
+	}
+	ss->gc[ss->ngc].el = el;
+	ss->gc[ss->ngc++].s = s;
+}
+
+/*
+ * write the touched entries whose value changed; an exact or prefix entry
+ * neither generation sees goes (for a prefix: no prefix of that generation
+ * contains it, so none shorter matches either). Return: 0 or -errno.
+ */
+static int write_touched(struct dp_sets *ss, struct dp_error *err)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < ss->touched.n; i++) {
+		struct dp_elem *el = ss->touched.v[i];
+		const struct codegen_set_val *v;
+
+		if (!el)
+			continue;	/* freed by an earlier pass */
+		v = elem_val(el);
+		if (el->vsize == sizeof(*v) && !v->half[0].valid &&
+		    !v->half[1].valid) {
+			if (el->in_map) {
+				ss->written++;
+				if (bpf_map_delete_elem(el->fd, el->key) &&
+				    errno != ENOENT)
+					goto out_errno;
+			}
+			ss->touched.v[i] = NULL;
+			elem_free(ss, el);
+			continue;
+		}
+		if (el->in_map && !memcmp(el->want, el->shadow, el->vsize))
+			continue;
+		ss->written++;
+		if (bpf_map_update_elem(el->fd, el->key, el->want, BPF_ANY))
+			goto out_errno;
+		memcpy(el->shadow, el->want, el->vsize);
+		el->in_map = true;
+	}
+	return 0;
+
+out_errno:
+	ret = -errno;
+	snprintf(err->buf, sizeof(err->buf), "cannot write a set element: %s",
+		 strerror(-ret));
+	err->msg = err->buf;
+	return ret;
+}
+
+/* forget the touched list (entries it freed are NULL) */
+static void touched_clear(struct dp_sets *ss)
+{
+	uint32_t i;
+
+	for (i = 0; i < ss->touched.n; i++)
+		if (ss->touched.v[i])
+			ss->touched.v[i]->touched = false;
+	ss->touched.n = 0;
+}
+
+int dp_sets_prepare_delta(struct dp_sets *ss, struct net *net,
+			  struct codegen_env *env,
+			  const struct codegen_consts_ctx *cc,
+			  const struct dp_delta *d, struct dp_error *err)
+{
+	uint32_t cur = (uint32_t)net->gencursor, next = cur ^ 1, i;
+	int ret = 0;
+
+	if (!ss->settled)
+		return -EINVAL;	/* the caller checked dp_sets_delta_ok() */
+	ss->settled = ss->taken = false;
+	ss->gen_next = next;
+	touched_clear(ss);
+	/* 1. the last prepare's generation is live: both halves are it */
+	for (i = 0; i < ss->settle.n; i++) {
+		struct dp_elem *el = ss->settle.v[i];
+		struct codegen_set_val *v;
+
+		if (elem_touch(ss, el))
+			goto out_nomem;
+		v = elem_val(el);
+		v->half[next] = v->half[cur];
+	}
+	ss->settle.n = 0;
+	ss->taken = true;
+	/* 2. elements garbage collection freed, then the batch's */
+	for (i = 0; i < ss->ngc && !ret; i++)
+		ret = delta_gc(ss, cc, &ss->gc[i], err);
+	ss->ngc = 0;
+	for (i = 0; d && i < d->nelems && !ret; i++)
+		ret = delta_elem(ss, env, cc, d->elems[i].set, d->elems[i].elem,
+				 err);
+	if (!ret)
+		ret = write_touched(ss, err);
+	if (ret)
+		return ret;
+	/* 3. what the next one settles */
+	for (i = 0; i < ss->touched.n; i++) {
+		struct dp_elem *el = ss->touched.v[i];
+
+		if (el && halves_differ(el) && elems_push(&ss->settle, el))
+			return 0;	/* not settled: the next one is full */
+	}
+	ss->settled = true;
+	return 0;
+
+out_nomem:
+	err->msg = "out of memory";
+	return -ENOMEM;
+}
+
+uint64_t dp_sets_written(const struct dp_sets *ss)
+{
+	return ss ? ss->written : 0;
 }
 
 void dp_sets_drop_unseen(struct dp_sets *ss)
@@ -941,6 +1298,30 @@ void dp_sets_abort(struct dp_sets *ss)
 	struct dp_set *r, *n;
 	uint32_t i;
 
+	/* a delta prepare's next halves go back to the live ones: what they
+	 * held before, settled (if that cannot be written, or the prepare
+	 * failed before it took the whole settle list, the next prepare is a
+	 * full one) */
+	if (ss->taken) {
+		struct dp_error err;
+		uint32_t cur = ss->gen_next ^ 1;
+
+		for (i = 0; i < ss->touched.n; i++) {
+			struct dp_elem *el = ss->touched.v[i];
+			struct codegen_set_val *v;
+
+			if (!el)
+				continue;
+			v = elem_val(el);
+			v->half[ss->gen_next] = v->half[cur];
+		}
+		ss->settle.n = 0;
+		ss->settled = !write_touched(ss, &err);
+	} else {
+		ss->settled = false;
+	}
+	touched_clear(ss);
+	ss->taken = false;
 	for (i = 0; i < SET_HASH; i++)
 		for (r = ss->hash[i]; r; r = n) {
 			n = r->hnext;
@@ -957,6 +1338,8 @@ void dp_sets_publish(struct dp_sets *ss)
 {
 	uint32_t i;
 
+	touched_clear(ss);
+	ss->taken = false;
 	for (i = 0; i < SET_HASH; i++) {
 		struct dp_set *r;
 

@@ -258,19 +258,22 @@ static void tx_free_records(struct tx *tx)
 }
 
 /*
- * dataplane_prepare_delta() with the rules the batch adds and deletes, so
- * that a batch of rule changes costs what it changes, not the ruleset
+ * dataplane_prepare_delta() with the rules and set elements the batch adds
+ * and deletes, so that a batch of such changes costs what it changes, not
+ * the ruleset
  */
 static int prepare(struct tx *tx, struct dp_error *dperr)
 {
 	struct dp_delta d = { 0 };
 	struct trans *tr;
-	uint32_t n = 0;
+	uint32_t n = 0, ne = 0;
 	int err;
 
 	list_for_each_entry(tr, &tx->records, list) {
 		if (tr->op == TRANS_NEWRULE || tr->op == TRANS_DELRULE)
 			n++;
+		else if (tr->op == TRANS_NEWSETELEM || tr->op == TRANS_DELSETELEM)
+			ne++;
 		else
 			d.other = true;
 	}
@@ -279,11 +282,23 @@ static int prepare(struct tx *tx, struct dp_error *dperr)
 		if (!d.rules)
 			d.other = true;	/* then a full prepare */
 	}
-	if (d.rules)
-		list_for_each_entry(tr, &tx->records, list)
-			d.rules[d.nrules++] = tr->rule;
+	if (ne && !d.other) {
+		d.elems = malloc(ne * sizeof(*d.elems));
+		if (!d.elems)
+			d.other = true;
+	}
+	if (!d.other)
+		list_for_each_entry(tr, &tx->records, list) {
+			if (tr->op == TRANS_NEWRULE || tr->op == TRANS_DELRULE) {
+				d.rules[d.nrules++] = tr->rule;
+			} else {
+				d.elems[d.nelems].set = tr->set;
+				d.elems[d.nelems++].elem = tr->elem;
+			}
+		}
 	err = dataplane_prepare_delta(tx->net, &d, dperr);
 	free(d.rules);
+	free(d.elems);
 	return err;
 }
 

@@ -409,7 +409,11 @@ def run_case(K, B, args, name, steps, pkts, classes, epoch0):
 def run_step(K, B, args, name, text, pkts, classes, epoch0, prev):
     blabel = B.label_long
     t0 = time.monotonic()
-    rk, rb = wait_all([nft(K, ['-f', '-'], text), nft(B, ['-f', '-'], text)])
+    # a step may be several batches (nft -f each), split at "# dpcheck: batch"
+    for part in re.split(rb'^#\s*dpcheck:\s*batch\s*$', text, flags=re.M):
+        rk, rb = wait_all([nft(K, ['-f', '-'], part), nft(B, ['-f', '-'], part)])
+        if rk[0] or rb[0]:
+            break
     if rk[0]:
         # a broken ruleset, not a difference: fails the whole run
         return [(name, 'harness: the kernel refuses the ruleset',

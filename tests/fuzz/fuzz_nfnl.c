@@ -104,6 +104,12 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 
 void dataplane_publish(struct net *net) { (void)net; }
 void dataplane_abort(struct net *net) { (void)net; }
+void dataplane_elem_gc(struct net *net, struct set *s, const struct set_elem *e)
+{
+	(void)net;
+	(void)s;
+	(void)e;
+}
 void dataplane_net_free(struct net *net) { (void)net; }
 
 int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,

@@ -8,6 +8,7 @@
  */
 #include "tests/codegen/model.h"
 #include "offload/offload.h"
+#include "ruleset_api.h"
 
 static struct net net;
 static struct table *t;
@@ -267,4 +268,368 @@ Test(incremental, entries_after_a_flush_are_dense_and_ascending)
 	}
 	cr_assert_eq(prev - first, 1999, "dense: %lld..%lld", (long long)first,
 		     (long long)prev);
+}
+
+/* ---- set elements ---- */
+
+/*
+ * A batch of element changes to an exact set (with or without rules) is
+ * prepared from those elements alone: the entries written are the
+ * batch's and the last batch's (settled), whatever the set's size; the
+ * live generation sees none of it before the flip, and an aborted batch
+ * leaves nothing behind.
+ */
+static struct set *bigset;
+
+#define BIG 100000u
+
+static void ip_key(uint8_t *k, uint32_t i)
+{
+	k[0] = 100;
+	k[1] = 64 + (i >> 16);
+	k[2] = (i >> 8) & 0xff;
+	k[3] = i & 0xff;
+}
+
+/* an element of @s with key ip_key(@i), linked as the control plane does */
+static struct set_elem *elem_new(struct set *s, uint32_t i)
+{
+	struct set_elem *e = calloc(1, sizeof(*e));
+
+	cr_assert(e);
+	e->genmask = genmask_cur(&net);
+	e->key.len = 4;
+	ip_key(e->key.v, i);
+	cr_assert_eq(ruleset_set_elem_link(s, e), 0);
+	return e;
+}
+
+/* tm_flip(), with the elements of the key index unlinked as they go */
+static void flip_sets(void)
+{
+	struct set_elem *e, *en;
+
+	list_for_each_entry_safe(e, en, &bigset->elems, list) {
+		if (!active(e->genmask, genmask_next(&net))) {
+			ruleset_set_elem_unlink(bigset, e);
+			free(e);
+		} else {
+			e->genmask = 0;
+		}
+	}
+	tm_flip(&net);
+}
+
+static void setup_set(void)
+{
+	struct dp_error err = { 0 };
+	struct tm_rb rb = { 0 };
+	uint32_t i;
+	int ret;
+
+	setup();
+	bigset = tm_set(t, "s", TM_SET_TIMEOUT, 4);
+	for (i = 0; i < BIG; i++)
+		elem_new(bigset, i);
+	/* ip daddr @s drop */
+	tm_payload(&rb, PAYLOAD_NH, 16, 4, 8);
+	tm_lookup(&rb, bigset, 8, false);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(base, &rb);
+	ret = dataplane_prepare(&net, &err);
+	cr_assert_eq(ret, 0, "prepare: %d %s", ret, err.msg ? err.msg : "");
+	dataplane_publish(&net);
+	flip_sets();
+}
+
+TestSuite(incremental_set, .init = setup_set, .fini = teardown, .timeout = 120);
+
+static int verdict_ip(uint32_t i)
+{
+	ip_key(pkt + 16, i);
+	return tm_run(&net, base, 2, HOOK_OUT, pkt, plen);
+}
+
+/* a batch of element changes @e (NULL ends), prepared; 0 or -errno */
+static int prepare_elems(struct set_elem **e)
+{
+	struct dp_delta_elem de[8];
+	struct dp_delta d = { .elems = de };
+	struct dp_error err = { 0 };
+	int ret;
+
+	for (; *e; e++) {
+		de[d.nelems].set = bigset;
+		de[d.nelems++].elem = *e;
+	}
+	ret = dataplane_prepare_delta(&net, &d, &err);
+	cr_assert_eq(ret, 0, "prepare: %d %s", ret, err.msg ? err.msg : "");
+	return ret;
+}
+
+static void publish(void)
+{
+	dataplane_publish(&net);
+	flip_sets();
+}
+
+Test(incremental_set, element_add_into_100k_set_writes_its_entry_only)
+{
+	struct dp_stats s0, s1, s2;
+	struct set_elem *e[3] = { 0 };
+
+	cr_assert_eq(verdict_ip(5), NF_DROP);
+	cr_assert_eq(verdict_ip(BIG), NF_ACCEPT);
+	/* the first element batch after a full prepare: settles it */
+	e[0] = elem_new(bigset, BIG);
+	prepare_elems(e);
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+	dataplane_stats(&net, &s0);
+
+	/* one element: the entry of BIG settled, the new one written */
+	e[0] = elem_new(bigset, BIG + 1);
+	prepare_elems(e);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1,
+		     "prepared from the element alone");
+	cr_assert_eq(s1.set_entries_written - s0.set_entries_written, 2,
+		     "2 entries written of %u", BIG + 2);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded, "no program loaded");
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT, "not live before the flip");
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+	publish();
+	cr_assert_eq(verdict_ip(BIG + 1), NF_DROP, "live after the flip");
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+	cr_assert_eq(verdict_ip(BIG - 1), NF_DROP);
+	cr_assert_eq(verdict_ip(BIG + 2), NF_ACCEPT);
+
+	/* delete one, add one, one batch: the deleted one's entry already
+	 * says "absent" in the generation being prepared (it is the one
+	 * before its add): one entry written */
+	tm_elem_del(e[0], bigset);
+	e[1] = elem_new(bigset, BIG + 2);
+	prepare_elems(e);
+	cr_assert_eq(verdict_ip(BIG + 1), NF_DROP, "still live before the flip");
+	cr_assert_eq(verdict_ip(BIG + 2), NF_ACCEPT);
+	publish();
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT, "deleted after the flip");
+	cr_assert_eq(verdict_ip(BIG + 2), NF_DROP);
+
+	/* an empty batch settles the last one; the deleted entry goes */
+	e[0] = NULL;
+	prepare_elems(e);
+	publish();
+	dataplane_stats(&net, &s2);
+	cr_assert_eq(s2.incremental_prepares, s0.incremental_prepares + 3);
+	cr_assert_eq(s2.set_entries_written - s0.set_entries_written, 2 + 1 + 2,
+		     "%lu", (unsigned long)(s2.set_entries_written - s0.set_entries_written));
+	cr_assert_eq(s2.progs_loaded, s0.progs_loaded);
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT);
+	cr_assert_eq(verdict_ip(BIG + 2), NF_DROP);
+	cr_assert_eq(verdict_ip(0), NF_DROP);
+	cr_assert_eq(verdict_ip(BIG - 1), NF_DROP);
+}
+
+Test(incremental_set, aborted_element_batch_changes_nothing)
+{
+	struct set_elem *e[3] = { 0 }, *gone, *x;
+	struct dp_stats s0, s1;
+
+	e[0] = elem_new(bigset, BIG);
+	prepare_elems(e);
+	publish();
+	/* add BIG + 1, delete element 7; then abort */
+	list_for_each_entry(x, &bigset->elems, list)
+		if (x->key.v[3] == 7 && x->key.v[2] == 0 && x->key.v[1] == 64)
+			break;
+	gone = x;
+	e[0] = elem_new(bigset, BIG + 1);
+	e[1] = gone;
+	tm_elem_del(gone, bigset);
+	prepare_elems(e);
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT);
+	cr_assert_eq(verdict_ip(7), NF_DROP);
+	dataplane_abort(&net);
+	/* the control plane's undo */
+	ruleset_set_elem_unlink(bigset, e[0]);
+	free(e[0]);
+	gone->genmask = 0;
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT);
+	cr_assert_eq(verdict_ip(7), NF_DROP);
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+
+	/* the next batch publishes nothing of the aborted one */
+	dataplane_stats(&net, &s0);
+	e[0] = elem_new(bigset, BIG + 2);
+	e[1] = NULL;
+	prepare_elems(e);
+	publish();
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded);
+	cr_assert_eq(verdict_ip(BIG + 2), NF_DROP);
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT, "aborted add not live");
+	cr_assert_eq(verdict_ip(7), NF_DROP, "aborted delete not live");
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+}
+
+/* a timeout update (expires moved) is a delta too; the old value stays live
+ * until the flip */
+Test(incremental_set, element_expiry_update_is_live_after_the_flip)
+{
+	struct set_elem *e[2] = { 0 };
+	struct dp_stats s0, s1;
+	uint64_t now;
+
+	cr_assert_eq(dataplane_jiffies(&now), 0);
+	e[0] = elem_new(bigset, BIG);
+	e[0]->timeout = 100000;
+	e[0]->expires = now + 100000;	/* minutes away */
+	prepare_elems(e);
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+	dataplane_stats(&net, &s0);
+	e[0]->expires = now > 1 ? now - 1 : 1;	/* expired */
+	prepare_elems(e);
+	cr_assert_eq(verdict_ip(BIG), NF_DROP, "not expired before the flip");
+	publish();
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
+	cr_assert_eq(verdict_ip(BIG), NF_ACCEPT, "expired after the flip");
+	cr_assert_eq(verdict_ip(3), NF_DROP);
+}
+
+/*
+ * set garbage collection frees expired elements outside any batch
+ * (dataplane_elem_gc()): the next prepare drops their entries, unless a
+ * live element has the key again
+ */
+Test(incremental_set, gc_drops_an_expired_entry_not_a_live_one)
+{
+	struct set_elem *e[3] = { 0 }, *old, *other;
+	struct dp_stats s0, s1;
+	uint64_t now;
+
+	cr_assert_eq(dataplane_jiffies(&now), 0);
+	/* BIG and BIG + 1, expired already: packets skip them */
+	e[0] = old = elem_new(bigset, BIG);
+	e[1] = other = elem_new(bigset, BIG + 1);
+	old->timeout = other->timeout = 1;
+	old->expires = other->expires = now > 1 ? now - 1 : 1;
+	prepare_elems(e);
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_ACCEPT, "expired");
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT, "expired");
+	/* BIG added again (the control plane's lookups skip expired ones) */
+	e[0] = elem_new(bigset, BIG);
+	e[1] = NULL;
+	prepare_elems(e);
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+	/* collected: the old BIG and BIG + 1 */
+	dataplane_elem_gc(&net, bigset, old);
+	dataplane_elem_gc(&net, bigset, other);
+	ruleset_set_elem_unlink(bigset, old);
+	ruleset_set_elem_unlink(bigset, other);
+	free(old);
+	free(other);
+	e[0] = NULL;
+	prepare_elems(e);
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_DROP, "the live BIG stays");
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT);
+	/* the one after: BIG + 1's entry is gone from both generations */
+	dataplane_stats(&net, &s0);
+	prepare_elems(e);
+	publish();
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.set_entries_written - s0.set_entries_written, 1,
+		     "BIG + 1 deleted");
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
+	cr_assert_eq(verdict_ip(BIG), NF_DROP);
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT);
+}
+
+/* the i of ip_key(i) of @e, minus BIG */
+static uint32_t elem_idx(const struct set_elem *e)
+{
+	return ((uint32_t)(e->key.v[1] - 64) << 16 | e->key.v[2] << 8 | e->key.v[3]) - BIG;
+}
+
+/*
+ * random batches of element adds and deletes (a delete and an add of one
+ * key in one batch too), one in four aborted: before each flip every key
+ * answers as the live generation, after it as the model's new one
+ */
+Test(incremental_set, random_element_batches_match_the_model)
+{
+	struct set_elem *live[64] = { 0 }, *added[8], *dead[8];
+	struct dp_delta_elem de[16];
+	struct dp_stats s0, s1;
+	uint32_t k, i, j, n, na, nd, aborts = 0;
+	bool want[64];
+
+	dataplane_stats(&net, &s0);
+	for (k = 0; k < 60; k++) {
+		struct dp_delta d = { .elems = de };
+		struct dp_error err = { 0 };
+		bool abort_it = rnd() % 4 == 0;
+		int ret;
+
+		n = rnd() % 9;
+		na = nd = 0;
+		for (i = 0; i < n; i++) {
+			uint32_t key = rnd() % 64;
+			bool again = false;
+
+			for (j = 0; j < na; j++)
+				again |= elem_idx(added[j]) == key;
+			if (again)
+				continue;	/* added in this batch already */
+			if (live[key] && active(live[key]->genmask, genmask_next(&net))) {
+				tm_elem_del(live[key], bigset);
+				dead[nd++] = live[key];
+				de[d.nelems].set = bigset;
+				de[d.nelems++].elem = live[key];
+			} else {
+				added[na] = elem_new(bigset, BIG + key);
+				de[d.nelems].set = bigset;
+				de[d.nelems++].elem = added[na++];
+			}
+		}
+		for (i = 0; i < 64; i++)
+			want[i] = live[i] != NULL;
+		ret = dataplane_prepare_delta(&net, &d, &err);
+		cr_assert_eq(ret, 0, "prepare: %d %s", ret, err.msg ? err.msg : "");
+		for (i = 0; i < 64; i++)
+			cr_assert_eq(verdict_ip(BIG + i), want[i] ? NF_DROP : NF_ACCEPT,
+				     "round %u key %u before the flip", k, i);
+		if (abort_it) {
+			dataplane_abort(&net);
+			for (i = 0; i < na; i++) {
+				ruleset_set_elem_unlink(bigset, added[i]);
+				free(added[i]);
+			}
+			for (i = 0; i < nd; i++)
+				dead[i]->genmask = 0;
+			aborts++;
+		} else {
+			for (i = 0; i < nd; i++)
+				live[elem_idx(dead[i])] = NULL;
+			for (i = 0; i < na; i++)
+				live[elem_idx(added[i])] = added[i];
+			publish();
+		}
+		for (i = 0; i < 64; i++)
+			cr_assert_eq(verdict_ip(BIG + i), live[i] ? NF_DROP : NF_ACCEPT,
+				     "round %u key %u after the %s", k, i,
+				     abort_it ? "abort" : "flip");
+	}
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded);
+	cr_assert_geq(s1.incremental_prepares - s0.incremental_prepares, 60 - 2 * aborts,
+		      "%lu incremental, %u aborts",
+		      (unsigned long)(s1.incremental_prepares - s0.incremental_prepares),
+		      aborts);
+	cr_assert_eq(verdict_ip(BIG - 1), NF_DROP);
 }
