@@ -217,6 +217,8 @@ struct codegen_state {
  * @valid: 1 = present in this generation
  * @code: verdict maps: verdict code
  * @target: verdict maps, jump/goto: head entry index of the chain
+ * @counter: counter map slot of the element's counter expression (0:
+ *	     none), counted when a lookup matches it (nft_set_elem_update_expr)
  * @expires: kernel jiffies from which the element is gone (0: never)
  * @data: data maps: the value (set->dlen bytes)
  */
@@ -224,7 +226,7 @@ struct codegen_set_half {
 	uint32_t valid;
 	int32_t code;
 	uint32_t target;
-	uint32_t pad;
+	uint32_t counter;
 	uint64_t expires;
 	uint8_t data[DATA_VALUE_MAXLEN];
 };
@@ -249,6 +251,20 @@ static inline bool codegen_set_ranges(const struct set *s)
 {
 	return (s->flags & NFT_SET_F_INTERVAL) &&
 	       (s->nfields || (s->flags & NFT_SET_F_CONCAT));
+}
+
+/*
+ * codegen_set_counted - do @s's elements carry a counter (the set's
+ * counter statement), so that lookups count the element they match?
+ */
+static inline bool codegen_set_counted(const struct set *s)
+{
+	const struct expr *e;
+
+	expr_for_each_in(e, s->exprs, s->exprs_len)
+		if (e->type == EXPR_COUNTER)
+			return true;
+	return false;
 }
 
 /* codegen_set_interval - does @s live in an LPM trie (else a hash)? */
@@ -563,11 +579,16 @@ struct codegen_expr_ctx {
  * struct codegen_consts_ctx - what writing constants needs to resolve
  * @chain_head: entry index of the head of @chain
  * @set_id: dataplane id of @set
+ * @elem_counter: counter slot of a set element's counter expression,
+ *		  kept while the element lives (@assign: give one to an
+ *		  element that has none yet); 0 if out of slots
  * @priv: for @chain_head
  */
+struct expr_counter;
 struct codegen_consts_ctx {
 	uint32_t (*chain_head)(void *priv, const struct chain *chain);
 	uint32_t (*set_id)(void *priv, const struct set *set);
+	uint32_t (*elem_counter)(void *priv, struct expr_counter *c, bool assign);
 	void *priv;
 };
 

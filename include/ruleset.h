@@ -205,6 +205,10 @@ struct rule {
  * @udata: user data
  * @elems: struct set_elem list
  * @nelems: elements active in the next generation
+ * @exprs: NFTA_SET_EXPR(ESSIONS): the stateful expressions each new
+ *	   element gets a copy of (records as in struct rule), owned
+ * @exprs_len: bytes of records in @exprs
+ * @nexprs: count (at most SET_EXPRS_MAX)
  */
 struct set {
 	struct list_head list;
@@ -231,7 +235,17 @@ struct set {
 	uint32_t nelems;
 	struct set_elem **ehash;	/* @elems by key (ruleset_set_elem_link) */
 	uint32_t ehash_size, ehash_n;
+	struct expr *exprs;
+	uint32_t exprs_len;
+	uint32_t nexprs;
 };
+
+#define SET_EXPRS_MAX	2	/* NFT_SET_EXPR_MAX */
+
+/* expr_for_each_in - walk @len bytes of expression records at @buf */
+#define expr_for_each_in(e, buf, len)					\
+	for (e = (buf); e && (char *)e < (char *)(buf) + (len);		\
+	     e = expr_next(e))
 
 /**
  * struct set_elem - one element of a set or map
@@ -248,6 +262,11 @@ struct set {
  * @expiration: the expiration asked for in the message (parsing only)
  * @obj: object map data (NFTA_SET_ELEM_OBJREF); holds obj->use
  * @udata: user data
+ * @exprs: NFTA_SET_ELEM_EXPR(ESSIONS): its stateful expressions (records
+ *	   as in struct rule; a counter's slot is given by the dataplane),
+ *	   owned
+ * @exprs_len: bytes of records in @exprs
+ * @nexprs: count
  */
 struct set_elem {
 	struct list_head list;
@@ -264,6 +283,9 @@ struct set_elem {
 	uint64_t expiration;
 	struct object *obj;
 	struct userdata udata;
+	struct expr *exprs;
+	uint32_t exprs_len;
+	uint32_t nexprs;
 };
 
 /**

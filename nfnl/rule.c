@@ -123,6 +123,42 @@ static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
 	return 0;
 }
 
+int nfnl_expr_stateful_parse(struct nfnl_ctx *ctx, const struct nfnl_expr_ctx *ectx,
+			     const struct nlattr *a, struct expr **buf,
+			     uint32_t *len, uint16_t *type)
+{
+	struct expr_info info;
+	struct expr *n, *e;
+	int err;
+
+	err = expr_parse_one(ctx, a, &info);
+	if (err)
+		return err;
+	/* NFT_EXPR_STATEFUL types only */
+	switch (info.ops->type) {
+	case EXPR_COUNTER:
+	case EXPR_LIMIT:
+	case EXPR_QUOTA:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	n = realloc(*buf, *len + info.size);
+	if (!n)
+		return -ENOMEM;
+	*buf = n;
+	e = (struct expr *)((char *)n + *len);
+	memset(e, 0, info.size);
+	e->type = info.ops->type;
+	e->size = info.size;
+	err = info.ops->parse(ectx, expr_priv(e), info.tb);
+	if (err)
+		return err;
+	*len += info.size;
+	*type = e->type;
+	return 0;
+}
+
 /*
  * validate_chain - nft_chain_validate(): every chain reachable from a base
  * chain must sit less than NFT_JUMP_STACK_SIZE jumps deep; a loop is an
@@ -583,10 +619,11 @@ int nfnl_delrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	return delrule_by_chain(ctx, c);
 }
 
-static void expr_dump(struct nfnl_buf *b, struct net *net, const struct expr *e)
+void nfnl_expr_fill(struct nfnl_buf *b, struct net *net, uint16_t attr,
+		    const struct expr *e)
 {
 	const struct nfnl_expr_ops *ops = nfnl_expr_ops[e->type];
-	size_t elem = nfnl_nest_start(b, NFTA_LIST_ELEM), data;
+	size_t elem = nfnl_nest_start(b, attr), data;
 	size_t size = ruleset_expr_ops[e->type]->size;
 	uint64_t live[16];
 
@@ -621,7 +658,7 @@ void nfnl_rule_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 		nfnl_put_be64(b, NFTA_RULE_POSITION, prev->handle);
 	list = nfnl_nest_start(b, NFTA_RULE_EXPRESSIONS);
 	rule_for_each_expr(e, r)
-		expr_dump(b, net, e);
+		nfnl_expr_fill(b, net, NFTA_LIST_ELEM, e);
 	nfnl_nest_end(b, list);
 	nfnl_put_udata(b, NFTA_RULE_USERDATA, &r->udata);
 	nfnl_msg_end(b, off);

@@ -215,8 +215,75 @@ static struct trans *set_tx_add(struct nfnl_ctx *ctx, enum trans_op op,
 	return tr;
 }
 
+/**
+ * struct set_exprs - the stateful expressions of a NEWSET or an element
+ * @buf: owned records
+ * @len: bytes of records
+ * @n: count
+ * @type: enum expr_type of each
+ */
+struct set_exprs {
+	struct expr *buf;
+	uint32_t len;
+	uint32_t n;
+	uint16_t type[SET_EXPRS_MAX];
+};
+
+/* nft_set_expr_alloc(): NFTA_SET_EXPR, or NFTA_SET_EXPRESSIONS (flag EXPR) */
+static int set_exprs_parse(struct nfnl_ctx *ctx, struct table *t,
+			   const struct nlattr **cda, uint32_t flags,
+			   struct set_exprs *x)
+{
+	struct nfnl_expr_ctx ectx = {
+		.net = ctx->net, .table = t, .family = ctx->family,
+		.tx = ctx->tx, .ext = ctx->ext,
+	};
+	const struct nlattr *a;
+	size_t left;
+	int err;
+
+	if (cda[NFTA_SET_EXPR]) {
+		err = nfnl_expr_stateful_parse(ctx, &ectx, cda[NFTA_SET_EXPR],
+					       &x->buf, &x->len, &x->type[0]);
+		if (!err)
+			x->n = 1;
+		return err;
+	}
+	if (!cda[NFTA_SET_EXPRESSIONS])
+		return 0;
+	if (!(flags & NFT_SET_EXPR))
+		return -EINVAL;
+	nfnl_attr_for_each_nested(a, cda[NFTA_SET_EXPRESSIONS], left) {
+		if (x->n == SET_EXPRS_MAX)
+			return -E2BIG;
+		if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM)
+			return -EINVAL;
+		err = nfnl_expr_stateful_parse(ctx, &ectx, a, &x->buf, &x->len,
+					       &x->type[x->n]);
+		if (err)
+			return err;
+		x->n++;
+	}
+	return 0;
+}
+
+/* nft_set_is_same(): the same number of expressions of the same types */
+static bool set_exprs_same(const struct set *s, const struct set_exprs *x)
+{
+	const struct expr *e;
+	uint32_t i = 0;
+
+	if (s->nexprs != x->n)
+		return false;
+	expr_for_each_in(e, s->exprs, s->exprs_len)
+		if (e->type != x->type[i++])
+			return false;
+	return true;
+}
+
 int nfnl_newset(struct nfnl_ctx *ctx, const struct nlattr **cda)
 {
+	struct set_exprs x = { 0 };
 	uint8_t mask = genmask_next(ctx->net);
 	struct set_desc d = { .policy = NFT_SET_POL_PERFORMANCE };
 	char name[NAME_MAXLEN];
@@ -330,18 +397,16 @@ int nfnl_newset(struct nfnl_ctx *ctx, const struct nlattr **cda)
 			return -EOPNOTSUPP;
 		if (s->flags & NFT_SET_ANONYMOUS)
 			return -EOPNOTSUPP;
-		if (cda[NFTA_SET_EXPR] || cda[NFTA_SET_EXPRESSIONS])
-			goto out_set_exprs;
-		if (!set_is_same(s, &d)) {
+		err = set_exprs_parse(ctx, t, cda, d.flags, &x);
+		if (!err && (!set_is_same(s, &d) || !set_exprs_same(s, &x))) {
 			extack_set(ctx->ext, NULL, cda[NFTA_SET_NAME]);
-			return -EEXIST;
+			err = -EEXIST;
 		}
-		return 0;
+		free(x.buf);
+		return err;
 	}
 	if (!(ctx->nlh->nlmsg_flags & NLM_F_CREATE))
 		return -ENOENT;
-	if (cda[NFTA_SET_EXPR] || cda[NFTA_SET_EXPRESSIONS])
-		goto out_set_exprs;
 	err = alloc_name(ctx, t, cda[NFTA_SET_NAME], name, sizeof(name));
 	if (err)
 		return err;
@@ -353,6 +418,12 @@ int nfnl_newset(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		if (err)
 			goto out_free_set;
 	}
+	err = set_exprs_parse(ctx, t, cda, d.flags, &x);
+	s->exprs = x.buf;	/* owned by the set from here on */
+	s->exprs_len = x.len;
+	s->nexprs = x.n;
+	if (err)
+		goto out_free_set;
 	s->flags = d.flags;
 	s->ktype = d.ktype;
 	s->klen = d.klen;
@@ -381,10 +452,26 @@ int nfnl_newset(struct nfnl_ctx *ctx, const struct nlattr **cda)
 out_free_set:
 	ruleset_set_free(s);
 	return err;
-out_set_exprs:
-	extack_set(ctx->ext, "nfbpfd: set expressions are not supported yet",
-		   cda[NFTA_SET_EXPR] ? cda[NFTA_SET_EXPR] : cda[NFTA_SET_EXPRESSIONS]);
-	return -EOPNOTSUPP;
+}
+
+/* nest @attr of @n expressions: one is the nest itself, more a list */
+static void exprs_fill(struct nfnl_buf *b, struct net *net, uint16_t one,
+		       uint16_t list, const struct expr *buf, uint32_t len,
+		       uint32_t n)
+{
+	const struct expr *e;
+	size_t nest;
+
+	if (n == 1) {
+		nfnl_expr_fill(b, net, one, buf);
+		return;
+	}
+	if (n < 2)
+		return;
+	nest = nfnl_nest_start(b, list);
+	expr_for_each_in(e, buf, len)
+		nfnl_expr_fill(b, net, NFTA_LIST_ELEM, e);
+	nfnl_nest_end(b, nest);
 }
 
 static void fill_concat(struct nfnl_buf *b, const struct set *s)
@@ -435,6 +522,8 @@ void nfnl_set_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 	if (s->nfields > 1)
 		fill_concat(b, s);
 	nfnl_nest_end(b, desc);
+	exprs_fill(b, net, NFTA_SET_EXPR, NFTA_SET_EXPRESSIONS, s->exprs,
+		   s->exprs_len, s->nexprs);
 	nfnl_msg_end(b, off);
 }
 
@@ -549,7 +638,7 @@ int nfnl_dumpsets(struct nfnl_ctx *ctx, const struct nlattr **cda)
 
 /* ---- elements ----------------------------------------------------------- */
 
-static void elem_fill(struct nfnl_buf *b, const struct set *s,
+static void elem_fill(struct nfnl_buf *b, struct net *net, const struct set *s,
 		      const struct set_elem *e)
 {
 	size_t nest = nfnl_nest_start(b, NFTA_LIST_ELEM);
@@ -564,6 +653,8 @@ static void elem_fill(struct nfnl_buf *b, const struct set *s,
 		else
 			nfnl_data_value_dump(b, NFTA_SET_ELEM_DATA, &e->data);
 	}
+	exprs_fill(b, net, NFTA_SET_ELEM_EXPR, NFTA_SET_ELEM_EXPRESSIONS,
+		   e->exprs, e->exprs_len, e->nexprs);
 	if (e->obj)
 		nfnl_put_str(b, NFTA_SET_ELEM_OBJREF, e->obj->name);
 	if (e->flags)
@@ -606,7 +697,7 @@ void nfnl_setelem_notify_fill(struct nfnl_buf *b, struct net *net,
 	size_t elems, off = elem_msg_start(b, net, portid, seq, event, flags, s,
 					   &elems);
 
-	elem_fill(b, s, e);
+	elem_fill(b, net, s, e);
 	nfnl_nest_end(b, elems);
 	nfnl_msg_end(b, off);
 }
@@ -755,6 +846,73 @@ static int elem_timeout_parse(const struct set *s, const struct nlattr **nla,
 	return 0;
 }
 
+/*
+ * nft_add_set_elem(): the element's own expressions, which must match the
+ * set's in number and types when the set has some, else a copy of the
+ * set's (an interval end has none)
+ */
+static int elem_exprs_parse(struct nfnl_ctx *ctx, struct set *s,
+			    const struct nlattr **nla, struct set_elem *e)
+{
+	struct nfnl_expr_ctx ectx = {
+		.net = ctx->net, .table = s->table, .family = ctx->family,
+		.tx = ctx->tx, .ext = ctx->ext,
+	};
+	uint16_t type[SET_EXPRS_MAX];
+	const struct expr *x;
+	const struct nlattr *a;
+	uint32_t i = 0;
+	size_t left;
+	int err;
+
+	expr_for_each_in(x, s->exprs, s->exprs_len)
+		if (i < SET_EXPRS_MAX)
+			type[i++] = x->type;
+	if (nla[NFTA_SET_ELEM_EXPR]) {
+		if (s->nexprs && s->nexprs != 1)
+			return -EOPNOTSUPP;
+		err = nfnl_expr_stateful_parse(ctx, &ectx, nla[NFTA_SET_ELEM_EXPR],
+					       &e->exprs, &e->exprs_len, &type[1]);
+		if (err)
+			return err;
+		e->nexprs = 1;
+		if (s->nexprs && type[0] != type[1])
+			return -EOPNOTSUPP;
+		return 0;
+	}
+	if (nla[NFTA_SET_ELEM_EXPRESSIONS]) {
+		nfnl_attr_for_each_nested(a, nla[NFTA_SET_ELEM_EXPRESSIONS], left) {
+			uint16_t t;
+
+			if (e->nexprs == SET_EXPRS_MAX ||
+			    (s->nexprs && s->nexprs == e->nexprs))
+				return -E2BIG;
+			if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM)
+				return -EINVAL;
+			err = nfnl_expr_stateful_parse(ctx, &ectx, a, &e->exprs,
+						       &e->exprs_len, &t);
+			if (err)
+				return err;
+			if (s->nexprs && t != type[e->nexprs])
+				return -EOPNOTSUPP;
+			e->nexprs++;
+		}
+		if (s->nexprs && s->nexprs != e->nexprs)
+			return -EOPNOTSUPP;
+		return 0;
+	}
+	if (!s->nexprs || (e->flags & NFT_SET_ELEM_INTERVAL_END))
+		return 0;
+	/* nft_set_elem_expr_clone(): the set's, state included */
+	e->exprs = malloc(s->exprs_len);
+	if (!e->exprs)
+		return -ENOMEM;
+	memcpy(e->exprs, s->exprs, s->exprs_len);
+	e->exprs_len = s->exprs_len;
+	e->nexprs = s->nexprs;
+	return 0;
+}
+
 static int elem_parse(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *attr,
 		      struct set_elem *e, bool del)
 {
@@ -815,11 +973,9 @@ static int elem_parse(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *
 	err = elem_timeout_parse(s, nla, e);
 	if (err)
 		return err;
-	if (nla[NFTA_SET_ELEM_EXPR] || nla[NFTA_SET_ELEM_EXPRESSIONS]) {
-		extack_set(ctx->ext, "nfbpfd: element expressions are not "
-			   "supported yet", NULL);
-		return -EOPNOTSUPP;
-	}
+	err = elem_exprs_parse(ctx, s, nla, e);
+	if (err)
+		return err;
 	if (nla[NFTA_SET_ELEM_OBJREF]) {
 		char name[NAME_MAXLEN];
 
@@ -1128,7 +1284,7 @@ int nfnl_dumpsetelems(struct nfnl_ctx *ctx, const struct nlattr **cda)
 					     NLM_F_MULTI, s, &elems);
 			open = true;
 		}
-		elem_fill(b, s, e);
+		elem_fill(b, ctx->net, s, e);
 		if (b->len - off > 3000) {
 			nfnl_nest_end(b, elems);
 			nfnl_msg_end(b, off);

@@ -341,6 +341,8 @@ struct dataplane {
 	int err;		/* sticky error of the current prepare */
 	int ncpus;
 	struct dp_sets *sets;
+	uint8_t *eslot;		/* counter slots of set elements: enum eslot */
+	uint32_t eslot_cap;
 	bool conntrack;		/* offload_conntrack_enable() holds */
 	bool conntrack_new;	/* ... since this prepare */
 	uint32_t ct_users;	/* conntrack users live (see ct_users()) */
@@ -682,6 +684,7 @@ static void dp_free(struct dataplane *dp)
 	free(dp->qpend);
 	alloc_fini(&dp->entries);
 	alloc_fini(&dp->counters);
+	free(dp->eslot);
 	alloc_fini(&dp->states);
 	if (dp->env.rules_fd > 0)
 		close(dp->env.rules_fd);
@@ -1097,6 +1100,72 @@ out_put:
 	alloc_put(&dp->counters, slot);
 	*ret = -ENOMEM;
 	return 0;
+}
+
+/*
+ * Counter slots of set elements (codegen_consts_ctx.elem_counter): an
+ * element keeps its slot while it lives; a full prepare marks the slots
+ * of the elements it meets, and gives back the others once it succeeded.
+ */
+enum eslot { ESLOT_NONE, ESLOT_OWNED, ESLOT_SEEN, ESLOT_FRESH };
+
+static uint32_t elem_counter_of(void *priv, struct expr_counter *c, bool assign)
+{
+	struct dataplane *dp = priv;
+	uint32_t slot = c->slot;
+	int ret;
+
+	if (slot && slot < dp->eslot_cap && dp->eslot[slot] != ESLOT_NONE) {
+		if (dp->eslot[slot] == ESLOT_OWNED)
+			dp->eslot[slot] = ESLOT_SEEN;
+		return slot;
+	}
+	if (!assign)
+		return 0;
+	slot = counter_slot_take(dp, slot, c->packets, c->bytes, &ret);
+	if (!slot)
+		return 0;
+	if (slot >= dp->eslot_cap) {
+		uint32_t n = dp->counters.max;
+		uint8_t *v = realloc(dp->eslot, n);
+
+		if (!v) {
+			alloc_put(&dp->counters, slot);
+			return 0;
+		}
+		memset(v + dp->eslot_cap, 0, n - dp->eslot_cap);
+		dp->eslot = v;
+		dp->eslot_cap = n;
+	}
+	dp->eslot[slot] = ESLOT_FRESH;
+	c->slot = slot;
+	return slot;
+}
+
+/* after a full prepare: @ok keeps what it met, else what it found */
+static void eslots_settle(struct dataplane *dp, bool ok)
+{
+	uint32_t i;
+
+	for (i = 1; i < dp->eslot_cap; i++)
+		switch (dp->eslot[i]) {
+		case ESLOT_OWNED:
+			if (ok) {
+				alloc_put(&dp->counters, i);
+				dp->eslot[i] = ESLOT_NONE;
+			}
+			break;
+		case ESLOT_FRESH:
+			if (!ok) {
+				alloc_put(&dp->counters, i);
+				dp->eslot[i] = ESLOT_NONE;
+				break;
+			}
+			/* fallthrough */
+		case ESLOT_SEEN:
+			dp->eslot[i] = ESLOT_OWNED;
+			break;
+		}
 }
 
 /* counter slots of a new rule: keep the model's if free, else assign */
@@ -2808,6 +2877,7 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 		if (!dp->err) {
 			struct codegen_consts_ctx cc = { .chain_head = head_of,
 							 .set_id = set_id_of,
+							 .elem_counter = elem_counter_of,
 							 .priv = dp };
 
 			ret = dp_sets_prepare(dp->sets, net, &dp->env, &cc, err);
@@ -2858,6 +2928,7 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 		drop_unseen(dp);
 		dp_sets_drop_unseen(dp->sets);
 		drop_unseen_objs(dp);
+		eslots_settle(dp, true);
 	}
 	return 0;
 }
@@ -3060,6 +3131,7 @@ void dataplane_abort(struct net *net)
 	dp->nqpend = 0;
 	if (relinked)
 		alloc_publish(&dp->entries);
+	eslots_settle(dp, false);
 	alloc_publish(&dp->counters);
 	alloc_publish(&dp->states);
 	alloc_shrink(&dp->entries, dp->rules_cap);

@@ -42,6 +42,7 @@
 #include "dataplane.h"
 #include "ruleset_api.h"
 #include "expr/lookup.h"
+#include "expr/counter.h"
 #include "expr/objref.h"
 #include "object.h"
 
@@ -394,14 +395,53 @@ static int fail(struct fill_ctx *fc, int ret, const char *what, long v)
 	return ret;
 }
 
+/*
+ * the counter slot of @e's counter expression (0: none), kept from one
+ * prepare to the next; lookups count in it (codegen_set_counted())
+ */
+static int elem_counter(struct fill_ctx *fc, const struct set_elem *e,
+			uint32_t *slot)
+{
+	const struct expr *x;
+
+	*slot = 0;
+	if (e->exprs_len && !fc->cc->elem_counter)
+		return fail(fc, -EINVAL, "element statements in an incremental "
+			    "prepare", LONG_MIN);	/* dp_sets_delta_ok() */
+	expr_for_each_in(x, e->exprs, e->exprs_len) {
+		if (x->type != EXPR_COUNTER)
+			return fail(fc, -EOPNOTSUPP, "element statements other "
+				    "than counter are not supported by the "
+				    "nfbpf dataplane yet", LONG_MIN);
+		if (!codegen_set_counted(fc->s))
+			return fail(fc, -EOPNOTSUPP, "element counters without "
+				    "the set's counter statement are not "
+				    "supported by the nfbpf dataplane yet",
+				    LONG_MIN);
+		if (*slot)
+			return fail(fc, -EOPNOTSUPP, "more than one counter "
+				    "per element is not supported by the nfbpf "
+				    "dataplane yet", LONG_MIN);
+		*slot = fc->cc->elem_counter(fc->cc->priv, expr_priv(x), true);
+		if (!*slot)
+			return fail(fc, -ENOSPC, "the nfbpf dataplane is out of "
+				    "counter slots", LONG_MIN);
+	}
+	return 0;
+}
+
 static int make_half(struct fill_ctx *fc, const struct set_elem *e,
 		     struct codegen_set_half *h)
 {
 	const struct set *s = fc->s;
+	int ret;
 
 	memset(h, 0, sizeof(*h));
 	h->valid = 1;
 	h->expires = e->expires;
+	ret = elem_counter(fc, e, &h->counter);
+	if (ret)
+		return ret;
 	/* object maps: the object's descriptor (codegen/expr/objref.c) */
 	if (s->flags & NFT_SET_F_OBJECT) {
 		if (!e->obj || !codegen_obj_type_ok(e->obj->type))
@@ -961,6 +1001,32 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 			}
 		}
 	}
+	/* 1b. the counters of the elements of sets no rule looks up keep
+	 * their slots (and counts) while the elements live */
+	list_for_each_entry(t, &net->tables, list) {
+		struct set *s;
+
+		if (!visible(t->genmask, net) || !family_ok(t->family))
+			continue;
+		list_for_each_entry(s, &t->sets, list) {
+			struct set_elem *el;
+
+			if (!s->nexprs || !visible(s->genmask, net))
+				continue;
+			r = set_find(ss, s);
+			if (r && r->seen)
+				continue;
+			list_for_each_entry(el, &s->elems, list) {
+				struct expr *x;
+
+				expr_for_each_in(x, el->exprs, el->exprs_len)
+					if (x->type == EXPR_COUNTER)
+						cc->elem_counter(cc->priv,
+								 expr_priv(x),
+								 false);
+			}
+		}
+	}
 	/* 2. write what changed (the live half stays as it is); what the
 	 * next delta prepare must settle */
 	for (i = 0; i < ss->nbuckets; i++)
@@ -1008,6 +1074,10 @@ bool dp_sets_delta_ok(struct dp_sets *ss, const struct set *s,
 		      const struct set_elem *e)
 {
 	if (!ss->settled)
+		return false;
+	/* element statements: their counter slots are given and taken back
+	 * by full prepares only (the dataplane's eslot bookkeeping) */
+	if (s && (s->nexprs || (e && e->exprs_len)))
 		return false;
 	/* no rule looks it up: nothing to write */
 	if (!s || !set_find(ss, s))

@@ -420,6 +420,7 @@ void ruleset_elem_free(struct set_elem *e)
 	if (!e)
 		return;
 	free(e->udata.data);
+	free(e->exprs);
 	free(e);
 }
 
@@ -462,6 +463,7 @@ void ruleset_set_free(struct set *s)
 		ruleset_elem_free(e);
 	}
 	free(s->ehash);
+	free(s->exprs);
 	free(s->udata.data);
 	free(s->name);
 	free(s);

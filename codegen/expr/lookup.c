@@ -40,6 +40,7 @@ static int lookup_check(const struct expr *e, struct dp_error *err)
 {
 	const struct expr_lookup *l = expr_priv(e);
 	const struct set *s = l->set;
+	const struct expr *x;
 
 	if (!s) {
 		err->msg = "lookup: no set";
@@ -47,8 +48,9 @@ static int lookup_check(const struct expr *e, struct dp_error *err)
 	}
 	if (s->flags & NFT_SET_F_OBJECT)
 		return refuse(err, s, "object maps are");
-	if (s->flags & NFT_SET_F_EXPR)
-		return refuse(err, s, "element expressions are");
+	expr_for_each_in(x, s->exprs, s->exprs_len)
+		if (x->type != EXPR_COUNTER)
+			return refuse(err, s, "element statements other than counter are");
 	if (codegen_set_ranges(s)) {
 		uint32_t i, sum = 0;
 
@@ -89,11 +91,12 @@ static void lookup_shape(const struct expr *e, struct codegen_key *k)
 {
 	const struct expr_lookup *l = expr_priv(e);
 	const struct set *s = l->set;
-	uint8_t b[7] = {
+	uint8_t b[8] = {
 		l->sreg, l->invert, l->has_dreg, l->dreg,
 		codegen_set_interval(s),
 		l->has_dreg && s->dtype == NFT_DATA_VERDICT_TYPE,
 		codegen_set_ranges(s) ? (uint8_t)s->nfields : 0,
+		codegen_set_counted(s),
 	};
 	uint32_t dlen = l->has_dreg ? s->dlen : 0;
 
@@ -327,6 +330,38 @@ static void emit_range_find(struct codegen_prog *p, const struct set *s,
 }
 
 /*
+ * r0 = the matching half: count the packet in its element's counter slot
+ * (nft_set_elem_update_expr); r0 is the half again afterwards
+ */
+static void emit_elem_count(struct codegen_prog *p, int counters_fd)
+{
+	uint32_t l_none = codegen_label_new(p), l_back = codegen_label_new(p);
+
+	/* r1 = half->counter; if r1 == 0 goto none; r9 = half */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
+				     offsetof(struct codegen_set_half, counter)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_none);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	/* r0 = &counters[r1]; if r0 == NULL goto back */
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
+	codegen_emit_ld_map(p, R1, counters_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_back);
+	/* lock r0->packets += 1; lock r0->bytes += pkt.len */
+	codegen_emit(p, INSN_MOV64_IMM(R1, 1));
+	codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R0, R1,
+					offsetof(struct codegen_counter, packets)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(len)));
+	codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R0, R1,
+					offsetof(struct codegen_counter, bytes)));
+	codegen_label_bind(p, l_back);
+	codegen_emit(p, INSN_MOV64_REG(R0, R9));
+	codegen_label_bind(p, l_none);
+}
+
+/*
  * the element of @s for the key in @sreg (@invert: none for it), or the
  * catchall: r0 = its half, at the end of what this emits; no element:
  * goto ec->l_break; @invert and not found: goto @l_end
@@ -406,6 +441,9 @@ static void lookup_emit(struct codegen_prog *p, const struct expr *e,
 	uint32_t l_end = codegen_label_new(p);
 
 	emit_find(p, s, l->sreg, l->invert, ec, l_end);
+	/* nft_lookup_eval counts the element it matched (objref maps do not) */
+	if (codegen_set_counted(s))
+		emit_elem_count(p, ec->env->counters_fd);
 	if (l->has_dreg && s->dtype == NFT_DATA_VERDICT_TYPE) {
 		/* st->verdict = code; st->target = target */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
@@ -466,6 +504,17 @@ int codegen_set_detach(struct set **sp)
 	c->objtype = s->objtype;
 	c->nfields = s->nfields;
 	memcpy(c->field_len, s->field_len, sizeof(c->field_len));
+	/* the set's statements: codegen_set_counted() */
+	if (s->exprs_len) {
+		c->exprs = malloc(s->exprs_len);
+		if (!c->exprs) {
+			free(c);
+			return -ENOMEM;
+		}
+		memcpy(c->exprs, s->exprs, s->exprs_len);
+		c->exprs_len = s->exprs_len;
+		c->nexprs = s->nexprs;
+	}
 	list_init(&c->elems);
 	list_init(&c->list);
 	*sp = c;
@@ -485,6 +534,8 @@ void codegen_lookup_release(struct expr *e)
 {
 	struct expr_lookup *l = expr_priv(e);
 
+	if (l->set)
+		free(l->set->exprs);
 	free(l->set);
 	l->set = NULL;
 }

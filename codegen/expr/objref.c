@@ -165,6 +165,7 @@ static int objref_check(const struct expr *e, struct dp_error *err)
 {
 	const struct expr_objref *o = expr_priv(e);
 	const struct set *s = o->set;
+	const struct expr *x;
 
 	if (!s) {
 		if (!o->obj) {
@@ -176,10 +177,15 @@ static int objref_check(const struct expr *e, struct dp_error *err)
 	}
 	if (!codegen_obj_type_ok(s->objtype))
 		return refuse_type(s->objtype, err);
-	if (s->flags & NFT_SET_F_EXPR) {
+	/* element counters: kept and listed (nft_objref_map_eval does not
+	 * count the element it finds); other statements refused */
+	expr_for_each_in(x, s->exprs, s->exprs_len) {
+		if (x->type == EXPR_COUNTER)
+			continue;
 		snprintf(err->buf, sizeof(err->buf),
-			 "set '%.64s': element expressions are not supported by "
-			 "the nfbpf dataplane yet", s->name ? s->name : "");
+			 "set '%.64s': element statements other than counter "
+			 "are not supported by the nfbpf dataplane yet",
+			 s->name ? s->name : "");
 		err->msg = err->buf;
 		return -EOPNOTSUPP;
 	}
@@ -382,9 +388,10 @@ void codegen_objref_release(struct expr *e)
 {
 	struct expr_objref *o = expr_priv(e);
 
-	if (o->set)
+	if (o->set) {
+		free(o->set->exprs);
 		free(o->set);
-	else
+	} else
 		free(o->obj);
 	o->set = NULL;
 	o->obj = NULL;

@@ -431,6 +431,7 @@ static inline void tm_flip(struct net *net)
 			list_for_each_entry_safe(e, en, &s->elems, list) {
 				if (!active(e->genmask, genmask_cur(net))) {
 					list_del(&e->list);
+					free(e->exprs);
 					free(e);
 				} else {
 					e->genmask = 0;

@@ -376,3 +376,93 @@ Test(packet, limit_burst_and_quota_bytes_on_real_datagrams)
 	close(u9);
 	close(u10);
 }
+
+/* one counter expression record in @buf (a set's or an element's) */
+static struct expr_counter *exprs_counter(struct expr **buf, uint32_t *len,
+					  uint32_t *n)
+{
+	struct expr *e = calloc(1, EXPR_SIZE(sizeof(struct expr_counter)));
+
+	e->type = EXPR_COUNTER;
+	e->size = EXPR_SIZE(sizeof(struct expr_counter));
+	*buf = e;
+	*len = e->size;
+	*n = 1;
+	return expr_priv(e);
+}
+
+static struct expr_counter *elem_counter(struct set_elem *e)
+{
+	return exprs_counter(&e->exprs, &e->exprs_len, &e->nexprs);
+}
+
+/*
+ * set s { type inet_service; counter; }, tcp dport @s drop: the element a
+ * lookup matches counts the packet (nft_set_elem_update_expr); others and
+ * an inverted lookup's misses count nothing; a re-added element starts
+ * from its own initial values
+ */
+Test(packet, set_element_counters_count_their_own_packets)
+{
+	int l22 = listener(AF_INET, SOCK_STREAM, 22);
+	int l80 = listener(AF_INET, SOCK_STREAM, 80);
+	int l81 = listener(AF_INET, SOCK_STREAM, 81);
+	struct set *s = tm_set(t, "s", 0, 2);
+	struct set_elem *e22, *e80, *e81;
+	struct expr_counter *c22, *c80;
+	struct tm_rb rb = { 0 };
+	uint8_t tcp = 6;
+	uint64_t pk, by;
+
+	exprs_counter(&s->exprs, &s->exprs_len, &s->nexprs);
+	e22 = tm_elem16(s, 22, 0);
+	e80 = tm_elem16(s, 80, 0);
+	c22 = elem_counter(e22);
+	c80 = elem_counter(e80);
+	c80->packets = 5;	/* counter packets 5 bytes 7 */
+	c80->bytes = 7;
+	tm_meta(&rb, 16 /* l4proto */, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &tcp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_lookup(&rb, s, 4, false);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(input, &rb);
+	tm_commit_ok(&net);
+	cr_assert_neq(c22->slot, 0);
+	cr_assert_neq(c80->slot, 0);
+	cr_assert_neq(c22->slot, c80->slot);
+	cr_assert_not(tcp_connects(AF_INET, 22), "tcp/22 dropped");
+	cr_assert_not(tcp_connects(AF_INET, 80), "tcp/80 dropped");
+	cr_assert_not(tcp_connects(AF_INET, 80), "tcp/80 dropped again");
+	cr_assert(tcp_connects(AF_INET, 81), "tcp/81 accepted");
+	/* one 60-byte SYN per attempt within 300 ms */
+	cr_assert_eq(dataplane_counter_read(&net, c22->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 1);
+	cr_assert_eq(by, 60);
+	cr_assert_eq(dataplane_counter_read(&net, c80->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 5 + 2);
+	cr_assert_eq(by, 7 + 120);
+
+	/* 80 goes, a new 80 and 81 come: the new ones start from zero */
+	tm_elem_del(e80, s);
+	tm_commit_ok(&net);
+	e80 = tm_elem16(s, 80, 0);
+	e81 = tm_elem16(s, 81, 0);
+	c80 = elem_counter(e80);
+	elem_counter(e81);
+	tm_commit_ok(&net);
+	cr_assert_eq(dataplane_counter_read(&net, c80->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 0);
+	cr_assert_eq(by, 0);
+	/* 22 kept its slot and count across both commits */
+	cr_assert_eq(dataplane_counter_read(&net, c22->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 1);
+	cr_assert_eq(by, 60);
+	cr_assert_not(tcp_connects(AF_INET, 80), "new tcp/80 dropped");
+	cr_assert_eq(dataplane_counter_read(&net, c80->slot, &pk, &by), 0);
+	cr_assert_eq(pk, 1);
+	cr_assert_eq(by, 60);
+	close(l22);
+	close(l80);
+	close(l81);
+}
