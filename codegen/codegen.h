@@ -292,6 +292,8 @@ static inline bool codegen_set_interval(const struct set *s)
  * @set_hash_fd: exact-match set elements, by key words (0 = not created)
  * @set_lpm_fd: interval set elements, by key bytes (0 = not created)
  * @set_range_fd: interval concatenation elements (0 = not created)
+ * @set_scratch_fd: PERCPU_ARRAY of one struct codegen_set_val, where the
+ *		    packet path builds an element it adds (0 = not created)
  * @fold_fd: fold map (HASH, struct codegen_fold_key -> u32 entry index)
  * @off: byte offsets of kernel struct members (from vmlinux BTF)
  */
@@ -324,6 +326,7 @@ struct codegen_env {
 	int set_hash_fd[SET_KEY_WORDS_MAX + 1];
 	int set_lpm_fd[SET_KLEN_MAX + 1];
 	int set_range_fd;
+	int set_scratch_fd;
 	int fold_fd;
 	struct {
 		int16_t ctx_state, ctx_skb;
@@ -582,6 +585,8 @@ struct codegen_expr_ctx {
  * @elem_counter: counter slot of a set element's counter expression,
  *		  kept while the element lives (@assign: give one to an
  *		  element that has none yet); 0 if out of slots
+ * @set_count: state slot of the count word of a set the packet path adds
+ *	       to (codegen/expr/dynset.c)
  * @priv: for @chain_head
  */
 struct expr_counter;
@@ -589,6 +594,7 @@ struct codegen_consts_ctx {
 	uint32_t (*chain_head)(void *priv, const struct chain *chain);
 	uint32_t (*set_id)(void *priv, const struct set *set);
 	uint32_t (*elem_counter)(void *priv, struct expr_counter *c, bool assign);
+	uint32_t (*set_count)(void *priv, const struct set *set);
 	void *priv;
 };
 
@@ -711,6 +717,7 @@ int codegen_objref_detach(struct expr *e);
 void codegen_objref_release(struct expr *e);
 extern const struct codegen_expr_ops codegen_expr_fwd;
 extern const struct codegen_expr_ops codegen_expr_dup;
+extern const struct codegen_expr_ops codegen_expr_dynset;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 
@@ -859,6 +866,8 @@ int codegen_shape_detach(struct codegen_shape *s);
 void codegen_shape_release(struct codegen_shape *s);
 int codegen_lookup_detach(struct expr *e);
 void codegen_lookup_release(struct expr *e);
+int codegen_dynset_detach(struct expr *e);
+void codegen_dynset_release(struct expr *e);
 
 /* --- folded runs (codegen/fold.c) --- */
 

@@ -25,4 +25,5 @@ const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
 	[EXPR_REJECT]		= &codegen_expr_reject,
 	[EXPR_FWD]		= &codegen_expr_fwd,
 	[EXPR_DUP]		= &codegen_expr_dup,
+	[EXPR_DYNSET]		= &codegen_expr_dynset,
 };

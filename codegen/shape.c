@@ -13,6 +13,7 @@
 #include "codegen/insn.h"
 #include "expr/lookup.h"
 #include "expr/objref.h"
+#include "expr/dynset.h"
 
 #define CONST_ALIGN(x)	(((x) + 7u) & ~7u)
 
@@ -135,15 +136,15 @@ void codegen_shape_emit(struct codegen_prog *p, const struct codegen_shape *s,
 	codegen_emit(p, INSN_EXIT());
 }
 
-void codegen_shape_release(struct codegen_shape *s)
+/* expressions that point to a set or an object: lookup, objref, dynset */
+static void release_one(struct expr *e)
 {
-	struct expr *e;
-
-	for (e = s->exprs; (char *)e < (char *)s->exprs + s->dlen; e = expr_next(e))
-		if (e->type == EXPR_LOOKUP)
-			codegen_lookup_release(e);
-		else if (e->type == EXPR_OBJREF)
-			codegen_objref_release(e);
+	if (e->type == EXPR_LOOKUP)
+		codegen_lookup_release(e);
+	else if (e->type == EXPR_OBJREF)
+		codegen_objref_release(e);
+	else if (e->type == EXPR_DYNSET)
+		codegen_dynset_release(e);
 }
 
 /* detach @e from the model; 0 or -ENOMEM */
@@ -153,7 +154,30 @@ static int detach_one(struct expr *e)
 		return codegen_lookup_detach(e);
 	if (e->type == EXPR_OBJREF)
 		return codegen_objref_detach(e);
+	if (e->type == EXPR_DYNSET)
+		return codegen_dynset_detach(e);
 	return 0;
+}
+
+/* @e points to nothing (its detach was not done) */
+static void forget_one(struct expr *e)
+{
+	if (e->type == EXPR_LOOKUP) {
+		((struct expr_lookup *)expr_priv(e))->set = NULL;
+	} else if (e->type == EXPR_OBJREF) {
+		((struct expr_objref *)expr_priv(e))->set = NULL;
+		((struct expr_objref *)expr_priv(e))->obj = NULL;
+	} else if (e->type == EXPR_DYNSET) {
+		((struct expr_dynset *)expr_priv(e))->set = NULL;
+	}
+}
+
+void codegen_shape_release(struct codegen_shape *s)
+{
+	struct expr *e;
+
+	for (e = s->exprs; (char *)e < (char *)s->exprs + s->dlen; e = expr_next(e))
+		release_one(e);
 }
 
 int codegen_shape_detach(struct codegen_shape *s)
@@ -165,18 +189,10 @@ int codegen_shape_detach(struct codegen_shape *s)
 			continue;
 		/* undo the ones done so far; the rest point to nothing */
 		for (u = s->exprs; u != e; u = expr_next(u))
-			if (u->type == EXPR_LOOKUP)
-				codegen_lookup_release(u);
-			else if (u->type == EXPR_OBJREF)
-				codegen_objref_release(u);
+			release_one(u);
 		for (u = e; (char *)u < (char *)s->exprs + s->dlen;
 		     u = expr_next(u))
-			if (u->type == EXPR_LOOKUP) {
-				((struct expr_lookup *)expr_priv(u))->set = NULL;
-			} else if (u->type == EXPR_OBJREF) {
-				((struct expr_objref *)expr_priv(u))->set = NULL;
-				((struct expr_objref *)expr_priv(u))->obj = NULL;
-			}
+			forget_one(u);
 		return -ENOMEM;
 	}
 	return 0;

@@ -140,6 +140,23 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 			   uint64_t *bytes);
 
 /**
+ * dataplane_set_read - the elements of @s as the packet path left them
+ * @net: namespace
+ * @s: a set that rules add to or delete from (dynset)
+ * @fn: called for each element live in the current generation: its key
+ *	(s->klen bytes), timeout and expiry in jiffies (0: none); nonzero
+ *	stops the walk and is returned
+ * @arg: for @fn
+ *
+ * Elements that timed out are deleted on the way (garbage collection).
+ * Return: 0, -ENOENT if the packet path does not write @s, or -errno.
+ */
+int dataplane_set_read(struct net *net, const struct set *s,
+		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
+				 uint64_t expires),
+		       void *arg);
+
+/**
  * dataplane_state_read - live value of a stateful expression's state word
  * @net: namespace
  * @slot: the expression's state slot (struct expr_quota.slot, ...)

@@ -47,6 +47,7 @@ enum expr_type {
 	EXPR_REJECT,
 	EXPR_FWD,
 	EXPR_DUP,
+	EXPR_DYNSET,
 	__EXPR_MAX
 };
 

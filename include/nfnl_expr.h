@@ -99,6 +99,31 @@ struct set *nfnl_set_lookup_global(const struct nfnl_expr_ctx *ctx,
 /** nfnl_u32_check - nft_parse_u32_check(): -ERANGE above @max. */
 int nfnl_u32_check(const struct nlattr *a, uint32_t max, uint32_t *out);
 
+/**
+ * nfnl_expr_stateful_parse - nft_set_elem_expr_alloc(): one stateful
+ * expression (NFTA_SET_EXPR, an NFTA_LIST_ELEM of NFTA_SET_EXPRESSIONS,
+ * NFTA_SET_ELEM_EXPR...) appended as a record to *@buf (@len bytes)
+ * @ectx: expression context (table, extended ack)
+ * @a: the expression nest (NFTA_EXPR_NAME, NFTA_EXPR_DATA)
+ * @buf: owned buffer of records, grown
+ * @len: bytes of records in *@buf
+ * @type: out: its enum expr_type
+ *
+ * Return: 0; -EOPNOTSUPP for a type that keeps no state, -ENOENT for an
+ * unknown one, or the type's parse error.
+ */
+int nfnl_expr_stateful_parse(const struct nfnl_expr_ctx *ectx,
+			     const struct nlattr *a, struct expr **buf,
+			     uint32_t *len, uint16_t *type);
+
+/**
+ * nfnl_expr_fill - nft_expr_dump(): @e as nest @attr { NAME, DATA } with
+ * its live state when the dataplane keeps it (@net NULL: as
+ * the model holds it)
+ */
+void nfnl_expr_fill(struct nfnl_buf *b, struct net *net, uint16_t attr,
+		    const struct expr *e);
+
 /* xtables match/target (nfnl/expr/match.c), shared by both types */
 struct expr_xt;
 extern const struct attr_policy nfnl_xt_policy[];

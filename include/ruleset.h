@@ -286,6 +286,7 @@ struct set_elem {
 	struct expr *exprs;
 	uint32_t exprs_len;
 	uint32_t nexprs;
+	bool synced;	/* scratch of nfnl/set.c set_sync() */
 };
 
 /**

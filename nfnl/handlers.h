@@ -88,30 +88,6 @@ int nfnl_dumprules(struct nfnl_ctx *ctx, const struct nlattr **cda);
 void nfnl_rule_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 		    uint32_t seq, int event, uint16_t flags,
 		    const struct rule *r, const struct rule *prev);
-struct nfnl_expr_ctx;
-/**
- * nfnl_expr_stateful_parse - nft_set_elem_expr_alloc(): one stateful
- * expression (NFTA_SET_EXPR, an NFTA_LIST_ELEM of NFTA_SET_EXPRESSIONS,
- * NFTA_SET_ELEM_EXPR...) appended as a record to *@buf (@len bytes)
- * @ctx: request (extended ack)
- * @ectx: expression context (table)
- * @a: the expression nest (NFTA_EXPR_NAME, NFTA_EXPR_DATA)
- * @buf: owned buffer of records, grown
- * @len: bytes of records in *@buf
- * @type: out: its enum expr_type
- *
- * Return: 0; -EOPNOTSUPP for a type that keeps no state, -ENOENT for an
- * unknown one, or the type's parse error.
- */
-int nfnl_expr_stateful_parse(struct nfnl_ctx *ctx, const struct nfnl_expr_ctx *ectx,
-			     const struct nlattr *a, struct expr **buf,
-			     uint32_t *len, uint16_t *type);
-/**
- * nfnl_expr_fill - nft_expr_dump(): @e as nest @attr { NAME, DATA } with
- * its live state when the dataplane keeps it
- */
-void nfnl_expr_fill(struct nfnl_buf *b, struct net *net, uint16_t attr,
-		    const struct expr *e);
 
 /**
  * nfnl_table_validate - nft_table_validate(): jumps (immediate and verdict

@@ -84,7 +84,7 @@ struct expr_info {
 	const struct nlattr *tb[32];
 };
 
-static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
+static int expr_parse_one(struct extack *ext, const struct nlattr *elem,
 			  struct expr_info *info)
 {
 	const struct nlattr *tb[NFTA_EXPR_MAX + 1];
@@ -105,7 +105,7 @@ static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
 			 "nfbpfd: expression '%.*s' is not supported yet",
 			 (int)(tb[NFTA_EXPR_NAME]->nla_len - NLA_HDRLEN),
 			 (const char *)tb[NFTA_EXPR_NAME] + NLA_HDRLEN);
-		extack_copy(ctx->ext, msg, NULL);
+		extack_copy(ext, msg, NULL);
 		return -EOPNOTSUPP;
 	}
 	if (tb[NFTA_EXPR_DATA]) {
@@ -123,7 +123,7 @@ static int expr_parse_one(struct nfnl_ctx *ctx, const struct nlattr *elem,
 	return 0;
 }
 
-int nfnl_expr_stateful_parse(struct nfnl_ctx *ctx, const struct nfnl_expr_ctx *ectx,
+int nfnl_expr_stateful_parse(const struct nfnl_expr_ctx *ectx,
 			     const struct nlattr *a, struct expr **buf,
 			     uint32_t *len, uint16_t *type)
 {
@@ -131,7 +131,7 @@ int nfnl_expr_stateful_parse(struct nfnl_ctx *ctx, const struct nfnl_expr_ctx *e
 	struct expr *n, *e;
 	int err;
 
-	err = expr_parse_one(ctx, a, &info);
+	err = expr_parse_one(ectx->ext, a, &info);
 	if (err)
 		return err;
 	/* NFT_EXPR_STATEFUL types only */
@@ -313,7 +313,7 @@ static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 			if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM ||
 			    n == RULE_MAXEXPRS)
 				goto out_free_info;
-			err = expr_parse_one(ctx, a, &info[n]);
+			err = expr_parse_one(ctx->ext, a, &info[n]);
 			if (err) {
 				ctx->ext->bad_attr = a;
 				goto out_free_info;
@@ -629,7 +629,7 @@ void nfnl_expr_fill(struct nfnl_buf *b, struct net *net, uint16_t attr,
 
 	nfnl_put_str(b, NFTA_EXPR_NAME, ops->name);
 	data = nfnl_nest_start(b, NFTA_EXPR_DATA);
-	if (ops->live && size <= sizeof(live)) {
+	if (ops->live && net && size <= sizeof(live)) {
 		memcpy(live, expr_priv(e), size);
 		ops->live(net, live);
 		ops->dump(b, live);

@@ -12,6 +12,7 @@
 
 #include "dataplane.h"
 #include "handlers.h"
+#include "dataplane.h"
 #include "nfnl_compat.h"
 #include "nfnl_expr.h"
 
@@ -243,7 +244,7 @@ static int set_exprs_parse(struct nfnl_ctx *ctx, struct table *t,
 	int err;
 
 	if (cda[NFTA_SET_EXPR]) {
-		err = nfnl_expr_stateful_parse(ctx, &ectx, cda[NFTA_SET_EXPR],
+		err = nfnl_expr_stateful_parse(&ectx, cda[NFTA_SET_EXPR],
 					       &x->buf, &x->len, &x->type[0]);
 		if (!err)
 			x->n = 1;
@@ -258,7 +259,7 @@ static int set_exprs_parse(struct nfnl_ctx *ctx, struct table *t,
 			return -E2BIG;
 		if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM)
 			return -EINVAL;
-		err = nfnl_expr_stateful_parse(ctx, &ectx, a, &x->buf, &x->len,
+		err = nfnl_expr_stateful_parse(&ectx, a, &x->buf, &x->len,
 					       &x->type[x->n]);
 		if (err)
 			return err;
@@ -704,6 +705,7 @@ void nfnl_setelem_notify_fill(struct nfnl_buf *b, struct net *net,
 
 /* elem_set - the set an element message names (by name or batch id) */
 static void set_gc(struct set *s);
+static void set_sync(struct net *net, struct set *s);
 
 static int elem_set(struct nfnl_ctx *ctx, const struct nlattr **cda, uint8_t mask,
 		    struct set **sp)
@@ -732,6 +734,7 @@ static int elem_set(struct nfnl_ctx *ctx, const struct nlattr **cda, uint8_t mas
 	}
 	*sp = s;
 	set_gc(s);
+	set_sync(ctx->net, s);
 	return 0;
 }
 
@@ -773,6 +776,72 @@ static void set_gc(struct set *s)
 		ruleset_set_elem_unlink(s, e);
 		if (e->verdict.chain)
 			e->verdict.chain->use--;
+		if (e->obj)
+			e->obj->use--;
+		s->nelems--;
+		ruleset_elem_free(e);
+	}
+}
+
+/* a committed element: not added or deleted by a batch in flight */
+static bool committed(const struct set_elem *e)
+{
+	return !e->genmask;
+}
+
+static int sync_one(void *arg, const uint8_t *key, uint64_t timeout,
+		    uint64_t expires)
+{
+	struct data_value k = { 0 };
+	struct set *s = arg;
+	struct set_elem *e;
+	int err;
+
+	k.len = s->klen;
+	memcpy(k.v, key, s->klen);
+	for (e = ruleset_set_elem_chain(s, &k); e; e = e->hnext)
+		if (!(e->flags & ELEM_F_CATCHALL) && data_eq(&e->key, &k)) {
+			e->synced = true;
+			return 0;
+		}
+	/* one the packet path added: the model holds it from now on */
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	list_init(&e->list);
+	e->key = k;
+	e->timeout = timeout;
+	e->expires = expires;
+	e->synced = true;
+	err = ruleset_set_elem_link(s, e);
+	if (err) {
+		ruleset_elem_free(e);
+		return err;
+	}
+	s->nelems++;
+	return 0;
+}
+
+/*
+ * set_sync - the elements of a set the packet path adds to or deletes
+ * from (dynset), as its map holds them: the ones it added join the model
+ * (committed, as the kernel's are at once), the committed ones it deleted
+ * leave it. Elements a batch in flight adds or deletes stay as they are.
+ */
+static void set_sync(struct net *net, struct set *s)
+{
+	struct set_elem *e, *en;
+
+	if (s->flags & (NFT_SET_INTERVAL | NFT_SET_MAP | NFT_SET_OBJECT))
+		return;
+	list_for_each_entry(e, &s->elems, list)
+		e->synced = false;
+	if (dataplane_set_read(net, s, sync_one, s))
+		return;
+	list_for_each_entry_safe(e, en, &s->elems, list) {
+		if (e->synced || !committed(e) || (e->flags & ELEM_F_CATCHALL))
+			continue;
+		ruleset_set_elem_unlink(s, e);
 		if (e->obj)
 			e->obj->use--;
 		s->nelems--;
@@ -871,7 +940,7 @@ static int elem_exprs_parse(struct nfnl_ctx *ctx, struct set *s,
 	if (nla[NFTA_SET_ELEM_EXPR]) {
 		if (s->nexprs && s->nexprs != 1)
 			return -EOPNOTSUPP;
-		err = nfnl_expr_stateful_parse(ctx, &ectx, nla[NFTA_SET_ELEM_EXPR],
+		err = nfnl_expr_stateful_parse(&ectx, nla[NFTA_SET_ELEM_EXPR],
 					       &e->exprs, &e->exprs_len, &type[1]);
 		if (err)
 			return err;
@@ -889,7 +958,7 @@ static int elem_exprs_parse(struct nfnl_ctx *ctx, struct set *s,
 				return -E2BIG;
 			if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM)
 				return -EINVAL;
-			err = nfnl_expr_stateful_parse(ctx, &ectx, a, &e->exprs,
+			err = nfnl_expr_stateful_parse(&ectx, a, &e->exprs,
 						       &e->exprs_len, &t);
 			if (err)
 				return err;

@@ -53,6 +53,7 @@
 #include "offload/bpf_compat.h"
 #include "offload/offload.h"
 #include "expr/counter.h"
+#include "expr/dynset.h"
 #include "expr/log.h"
 #include "expr/lookup.h"
 #include "expr/objref.h"
@@ -625,6 +626,10 @@ static void rec_free(struct dataplane *dp, struct dp_rec *r)
 	free(r);
 }
 
+static uint32_t count_get(void *priv, uint64_t init);
+static void count_add(void *priv, uint32_t slot, int64_t d);
+static void count_put(void *priv, uint32_t slot);
+
 /* ---- setup ---- */
 
 static void hook_free(struct dataplane *dp, struct dp_hook *h);
@@ -797,6 +802,13 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	dp->cnt_cap = dp->counters_cap;
 	dp->cnt_init = calloc(dp->cnt_cap, sizeof(*dp->cnt_init));
 	dp->sets = dp_sets_new();
+	if (dp->sets) {
+		struct dp_sets_ops ops = { .count_get = count_get,
+					   .count_add = count_add,
+					   .count_put = count_put, .priv = dp };
+
+		dp_sets_set_ops(dp->sets, &ops);
+	}
 	if (!dp->cnt_init || !dp->sets ||
 	    alloc_init(&dp->entries, dp->rules_cap, hard) ||
 	    alloc_init(&dp->counters, dp->counters_cap, hard) ||
@@ -1139,6 +1151,79 @@ static uint32_t elem_counter_of(void *priv, struct expr_counter *c, bool assign)
 	}
 	dp->eslot[slot] = ESLOT_FRESH;
 	c->slot = slot;
+	return slot;
+}
+
+/* ---- count words of dynamic sets (dp_sets_ops) ---- */
+
+static int state_first(struct dataplane *dp, uint32_t slot, uint64_t val)
+{
+	if (slot < dp->state_cap) {
+		__atomic_store_n(&dp->state_mem[slot], val, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (dp->nsinit == dp->capsinit) {
+		uint32_t ncap = dp->capsinit ? 2 * dp->capsinit : 64;
+		void *m = realloc(dp->sinit, ncap * sizeof(*dp->sinit));
+
+		if (!m)
+			return -ENOMEM;
+		dp->sinit = m;
+		dp->capsinit = ncap;
+	}
+	dp->sinit[dp->nsinit].slot = slot;
+	dp->sinit[dp->nsinit].val = val;
+	dp->nsinit++;
+	return 0;
+}
+
+static uint32_t count_get(void *priv, uint64_t init)
+{
+	struct dataplane *dp = priv;
+	uint32_t slot = alloc_get(&dp->states);
+
+	if (slot && state_first(dp, slot, init)) {
+		alloc_put(&dp->states, slot);
+		return 0;
+	}
+	return slot;
+}
+
+static void count_add(void *priv, uint32_t slot, int64_t d)
+{
+	struct dataplane *dp = priv;
+	uint64_t *mem = NULL;
+	uint32_t i;
+
+	/* a grown map not published yet: the live walkers count in the
+	 * old one, whose changes publish folds into the new one */
+	if (dp->grown && dp->old.state_mem && slot < dp->old.state_cap)
+		mem = dp->old.state_mem;
+	else if (slot < dp->state_cap)
+		mem = dp->state_mem;
+	if (mem) {
+		__atomic_fetch_add(&mem[slot], (uint64_t)d, __ATOMIC_RELAXED);
+		return;
+	}
+	for (i = 0; i < dp->nsinit; i++)
+		if (dp->sinit[i].slot == slot)
+			dp->sinit[i].val += (uint64_t)d;
+}
+
+static void count_put(void *priv, uint32_t slot)
+{
+	struct dataplane *dp = priv;
+
+	alloc_put(&dp->states, slot);
+}
+
+static uint32_t set_count_of(void *priv, const struct set *set)
+{
+	struct dataplane *dp = priv;
+	uint32_t slot = dp_sets_count(dp->sets, set);
+
+	if (!slot && !dp->err)
+		dp->err = -ENOENT;
 	return slot;
 }
 
@@ -1632,7 +1717,8 @@ static struct dp_rec *rule_rec_new(struct dataplane *dp, const struct table *t,
 				   struct rule *rule, struct dp_error *err)
 {
 	struct codegen_consts_ctx cc = { .chain_head = head_of,
-					 .set_id = set_id_of, .priv = dp };
+					 .set_id = set_id_of,
+					 .set_count = set_count_of, .priv = dp };
 	struct codegen_shape *s;
 	struct dp_rec *r;
 	int ret;
@@ -2289,6 +2375,9 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 			    (o->set ? !dp_sets_id(dp->sets, o->set) :
 			     !obj_rec(dp, o->obj)))
 				return false;
+			if (e->type == EXPR_DYNSET && (!dp_sets_count(dp->sets,
+			    ((const struct expr_dynset *)expr_priv(e))->set)))
+				return false;
 		}
 	}
 	return true;
@@ -2878,6 +2967,7 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 			struct codegen_consts_ctx cc = { .chain_head = head_of,
 							 .set_id = set_id_of,
 							 .elem_counter = elem_counter_of,
+							 .set_count = set_count_of,
 							 .priv = dp };
 
 			ret = dp_sets_prepare(dp->sets, net, &dp->env, &cc, err);
@@ -3189,6 +3279,23 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 		}
 	free(v);
 	return 0;
+}
+
+int dataplane_set_read(struct net *net, const struct set *s,
+		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
+				 uint64_t expires),
+		       void *arg)
+{
+	struct dataplane *dp = net->dataplane;
+	uint64_t now;
+	int ret;
+
+	if (!dp || dp->prepared)
+		return -ENOENT;
+	ret = dataplane_jiffies(&now);
+	if (ret)
+		return ret;
+	return dp_sets_read(dp->sets, s, net->gencursor, now, fn, arg);
 }
 
 int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val)

@@ -130,6 +130,33 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 		    const struct codegen_consts_ctx *cc, struct dp_error *err);
 /* dataplane id of @s, 0 if it has none */
 uint32_t dp_sets_id(struct dp_sets *ss, const struct set *s);
+/**
+ * struct dp_sets_ops - the state words of the count of dynamic sets
+ * @count_get: a state slot holding @init (0: none left)
+ * @count_add: add @d to the word in @slot (atomic: packets add too)
+ * @count_put: give @slot back
+ */
+struct dp_sets_ops {
+	uint32_t (*count_get)(void *priv, uint64_t init);
+	void (*count_add)(void *priv, uint32_t slot, int64_t d);
+	void (*count_put)(void *priv, uint32_t slot);
+	void *priv;
+};
+void dp_sets_set_ops(struct dp_sets *ss, const struct dp_sets_ops *ops);
+/* state slot of the count word of @s (a dynset target), 0 if none */
+uint32_t dp_sets_count(struct dp_sets *ss, const struct set *s);
+/*
+ * dp_sets_read - the entries of @s in its map (a set the packet path adds
+ * to), live in the current generation @g: @fn(arg, key, timeout,
+ * expires); entries timed out are deleted. Entries found that no prepare
+ * wrote are tracked from now on (as the model will hold them).
+ * Return: 0, -ENOENT if the packet path does not add to @s, or -errno.
+ */
+int dp_sets_read(struct dp_sets *ss, const struct set *s, uint32_t g,
+		 uint64_t now,
+		 int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
+			   uint64_t expires),
+		 void *arg);
 void dp_sets_drop_unseen(struct dp_sets *ss);
 void dp_sets_abort(struct dp_sets *ss);
 void dp_sets_publish(struct dp_sets *ss);

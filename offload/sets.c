@@ -45,6 +45,7 @@
 #include "expr/counter.h"
 #include "expr/objref.h"
 #include "object.h"
+#include "expr/dynset.h"
 
 #define DP_SETS		65536	/* set ids */
 #define DP_SET_ELEMS	(1u << 22)	/* entries per shared set map (no
@@ -72,6 +73,10 @@ struct dp_set {
 	uint32_t id;
 	bool seen;
 	bool fresh;
+	bool dyn;		/* the packet path adds to it (dynset) */
+	uint32_t count;		/* dyn: state slot of its count word */
+	int fd;			/* dyn: its map */
+	int64_t pending;	/* dyn: count change publish makes */
 	struct dp_slot *slots;	/* interval concatenations: slot -> range */
 	uint32_t nslots, capslots;
 };
@@ -119,6 +124,9 @@ struct dp_sets {
 	bool taken;		/* the current delta prepare touched all of it */
 	uint32_t gen_next;	/* of the current delta prepare */
 	uint64_t written;	/* map updates and deletes, cumulative */
+	struct dp_set **byid;
+	struct dp_sets_ops ops;
+	uint32_t cur;		/* generation packets see during a prepare */
 };
 
 /* one prefix of an interval set's generation */
@@ -145,8 +153,9 @@ struct dp_sets *dp_sets_new(void)
 	ss->used = calloc(DP_SETS, 1);
 	ss->free = calloc(DP_SETS, sizeof(uint32_t));
 	ss->cool = calloc(DP_SETS, sizeof(uint32_t));
+	ss->byid = calloc(DP_SETS, sizeof(*ss->byid));
 	ss->next = 1;
-	if (!ss->elems || !ss->used || !ss->free || !ss->cool) {
+	if (!ss->elems || !ss->used || !ss->free || !ss->cool || !ss->byid) {
 		dp_sets_free(ss, NULL);
 		return NULL;
 	}
@@ -166,6 +175,8 @@ void dp_sets_free(struct dp_sets *ss, struct codegen_env *env)
 		for (i = 0; i <= SET_KLEN_MAX; i++)
 			if (env->set_lpm_fd[i] > 0)
 				close(env->set_lpm_fd[i]);
+		if (env->set_scratch_fd > 0)
+			close(env->set_scratch_fd);
 	}
 	if (!ss)
 		return;
@@ -187,6 +198,7 @@ void dp_sets_free(struct dp_sets *ss, struct codegen_env *env)
 	free(ss->settle.v);
 	free(ss->touched.v);
 	free(ss->gc);
+	free(ss->byid);
 	free(ss);
 }
 
@@ -227,6 +239,7 @@ static struct dp_set *set_new(struct dp_sets *ss, const struct set *s)
 		return NULL;
 	}
 	ss->used[id] = 1;
+	ss->byid[id] = r;
 	r->id = id;
 	r->table = s->table->handle;
 	r->handle = s->handle;
@@ -236,17 +249,103 @@ static struct dp_set *set_new(struct dp_sets *ss, const struct set *s)
 	return r;
 }
 
+/*
+ * the entries of set @id in map @fd, in batches: @fn(arg, key, value)
+ * each (the key's first 4 bytes are the id); @fn returns nonzero to stop
+ */
+static int map_walk(int fd, uint32_t id, uint32_t ksize, uint32_t vsize,
+		    int (*fn)(void *arg, const uint8_t *key, void *val),
+		    void *arg)
+{
+	uint8_t key[KEY_MAX], next[KEY_MAX];
+	uint8_t *val = malloc(vsize);
+	void *prev = NULL;
+	int ret = 0;
+
+	if (!val)
+		return -ENOMEM;
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(key, next, ksize);
+		prev = key;
+		if (memcmp(key, &id, 4) || bpf_map_lookup_elem(fd, key, val))
+			continue;
+		ret = fn(arg, key, val);
+		if (ret)
+			break;
+	}
+	free(val);
+	return ret < 0 ? ret : 0;
+}
+
+struct gone_ctx {
+	uint8_t (*keys)[KEY_MAX];
+	uint32_t n, cap;
+};
+
+static int gone_collect(void *arg, const uint8_t *key, void *val)
+{
+	struct gone_ctx *g = arg;
+
+	(void)val;
+	if (g->n == g->cap) {
+		uint32_t ncap = g->cap ? 2 * g->cap : 64;
+		void *n = realloc(g->keys, ncap * sizeof(*g->keys));
+
+		if (!n)
+			return -ENOMEM;
+		g->keys = n;
+		g->cap = ncap;
+	}
+	memcpy(g->keys[g->n++], key, KEY_MAX);
+	return 0;
+}
+
+/* a set the packet path added to goes: its entries go with it */
+static void set_dyn_drop(struct dp_sets *ss, struct dp_set *r)
+{
+	struct gone_ctx g = { 0 };
+	uint32_t i;
+
+	if (!r->dyn)
+		return;
+	if (r->fd > 0) {
+		map_walk(r->fd, r->id, KEY_MAX, sizeof(struct codegen_set_val),
+			 gone_collect, &g);
+		for (i = 0; i < g.n; i++)
+			bpf_map_delete_elem(r->fd, g.keys[i]);
+		free(g.keys);
+	}
+	if (r->count && ss->ops.count_put)
+		ss->ops.count_put(ss->ops.priv, r->count);
+	r->count = 0;
+	r->dyn = false;
+}
+
 static void set_free(struct dp_sets *ss, struct dp_set *r)
 {
 	struct dp_set **pp = &ss->hash[set_hash(r->table, r->handle)];
 
+	set_dyn_drop(ss, r);
 	while (*pp != r)
 		pp = &(*pp)->hnext;
 	*pp = r->hnext;
+	ss->byid[r->id] = NULL;
 	ss->used[r->id] = 0;
 	ss->cool[ss->ncool++] = r->id;
 	free(r->slots);
 	free(r);
+}
+
+void dp_sets_set_ops(struct dp_sets *ss, const struct dp_sets_ops *ops)
+{
+	ss->ops = *ops;
+}
+
+uint32_t dp_sets_count(struct dp_sets *ss, const struct set *s)
+{
+	struct dp_set *r = set_find(ss, s);
+
+	return r && r->dyn ? r->count : 0;
 }
 
 uint32_t dp_sets_id(struct dp_sets *ss, const struct set *s)
@@ -365,6 +464,24 @@ static void elem_free(struct dp_sets *ss, struct dp_elem *el)
 	free(el);
 }
 
+static bool half_valid(const uint8_t *v, uint32_t g)
+{
+	return ((const struct codegen_set_val *)v)->half[g].valid;
+}
+
+/* the dynamic set entry @el belongs to, NULL if none */
+static struct dp_set *dyn_of(struct dp_sets *ss, const struct dp_elem *el)
+{
+	struct dp_set *r;
+	uint32_t id;
+
+	memcpy(&id, el->key, 4);
+	if (id >= DP_SETS)
+		return NULL;
+	r = ss->byid[id];
+	return r && r->dyn && r->fd == el->fd ? r : NULL;
+}
+
 /* ---- building ---- */
 
 struct fill_ctx {
@@ -451,8 +568,11 @@ static int make_half(struct fill_ctx *fc, const struct set_elem *e,
 				    LONG_MIN);
 		return 0;
 	}
-	if (!(s->flags & NFT_SET_F_MAP))
+	if (!(s->flags & NFT_SET_F_MAP)) {
+		/* sets: the element's timeout, for dataplane_set_read() */
+		memcpy(h->data, &e->timeout, sizeof(e->timeout));
 		return 0;
+	}
 	if (s->dtype == NFT_DATA_VERDICT_TYPE) {
 		switch (e->verdict.code) {
 		case VERDICT_JUMP:
@@ -936,14 +1056,85 @@ static int fill_set(struct dp_sets *ss, struct codegen_env *env,
 	return 0;
 }
 
-/* the set @e looks up: lookup's, or an objref's object map */
+/* the set @e looks up or writes: lookup's, an objref's object map, dynset's */
 static struct set *rule_expr_set(const struct expr *e)
 {
 	if (e->type == EXPR_LOOKUP)
 		return ((const struct expr_lookup *)expr_priv(e))->set;
 	if (e->type == EXPR_OBJREF)
 		return ((const struct expr_objref *)expr_priv(e))->set;
+	if (e->type == EXPR_DYNSET)
+		return ((const struct expr_dynset *)expr_priv(e))->set;
 	return NULL;
+}
+
+/*
+ * the count word of a set the packet path adds to: the number of its
+ * entries in the map (tracked ones, the packet path's are counted by it)
+ */
+static int set_dyn(struct dp_sets *ss, struct codegen_env *env, struct dp_set *r,
+		   int fd, struct dp_error *err)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o);
+	struct dp_elem *el;
+	uint64_t n = 0;
+	uint32_t i;
+
+	if (env->set_scratch_fd <= 0) {
+		env->set_scratch_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY,
+						     "nfbpf_set_new", 4,
+						     sizeof(struct codegen_set_val),
+						     1, &o);
+		if (env->set_scratch_fd < 0) {
+			env->set_scratch_fd = 0;
+			err->msg = "cannot create the nfbpf dynamic set scratch map";
+			return -ENOMEM;
+		}
+	}
+	if (r->dyn)
+		return 0;
+	for (i = 0; i < ss->nbuckets; i++)
+		for (el = ss->elems[i]; el; el = el->hnext)
+			if (el->fd == fd && el->in_map && !memcmp(el->key, &r->id, 4) &&
+			    ((struct codegen_set_val *)el->shadow)->half[ss->cur].valid)
+				n++;
+	r->count = ss->ops.count_get ? ss->ops.count_get(ss->ops.priv, n) : 0;
+	if (!r->count) {
+		err->msg = "the nfbpf dataplane is out of state slots";
+		return -ENOSPC;
+	}
+	r->dyn = true;
+	r->fd = fd;
+	return 0;
+}
+
+/* the set a lookup or objref reads or a dynset writes: an id, its entries */
+static int use_set(struct dp_sets *ss, struct codegen_env *env, struct expr *e,
+		   const struct codegen_consts_ctx *cc, struct dp_error *err)
+{
+	struct set *s = rule_expr_set(e);
+	struct dp_set *r;
+	int ret;
+
+	if (!s)
+		return 0;
+	r = set_find(ss, s);
+	if (!r || !r->seen) {
+		if (!r)
+			r = set_new(ss, s);
+		if (!r) {
+			err->msg = "too many sets for the nfbpf dataplane";
+			return -ENOSPC;
+		}
+		r->seen = true;
+		ret = fill_set(ss, env, s, r, cc, err);
+		if (ret)
+			return ret;
+	}
+	if (e->type == EXPR_DYNSET && !codegen_set_interval(s) &&
+	    !codegen_set_ranges(s))
+		return set_dyn(ss, env, r, env->set_hash_fd[(s->klen + 3) / 4], err);
+	return 0;
 }
 
 int dp_sets_prepare(struct dp_sets *ss, struct net *net,
@@ -963,9 +1154,12 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 	ss->settled = ss->taken = false;
 	ss->settle.n = 0;
 	ss->ngc = 0;	/* the model has them no more: this prepare drops them */
+	ss->cur = net->gencursor;
 	for (i = 0; i < SET_HASH; i++)
-		for (r = ss->hash[i]; r; r = r->hnext)
+		for (r = ss->hash[i]; r; r = r->hnext) {
 			r->seen = r->fresh = false;
+			r->pending = 0;
+		}
 	for (i = 0; i < ss->nbuckets; i++)
 		for (el = ss->elems[i]; el; el = el->hnext)
 			el->seen = false;
@@ -980,21 +1174,7 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 				if (!visible(rule->genmask, net))
 					continue;
 				rule_for_each_expr(e, rule) {
-					struct set *s = rule_expr_set(e);
-
-					if (!s)
-						continue;
-					r = set_find(ss, s);
-					if (r && r->seen)
-						continue;
-					if (!r)
-						r = set_new(ss, s);
-					if (!r) {
-						err->msg = "too many sets for the nfbpf dataplane";
-						return -ENOSPC;
-					}
-					r->seen = true;
-					ret = fill_set(ss, env, s, r, cc, err);
+					ret = use_set(ss, env, e, cc, err);
 					if (ret)
 						return ret;
 				}
@@ -1031,14 +1211,27 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 	 * next delta prepare must settle */
 	for (i = 0; i < ss->nbuckets; i++)
 		for (el = ss->elems[i]; el; el = el->hnext) {
+			/* a dynamic set's entries are written by full
+			 * prepares only (the packet path's count and inline
+			 * state): one left with two halves makes the next
+			 * prepare a full one */
 			if (el->seen && settle_ok && halves_differ(el) &&
-			    elems_push(&ss->settle, el))
+			    (dyn_of(ss, el) || elems_push(&ss->settle, el)))
 				settle_ok = false;
 			if (!el->seen || (el->in_map &&
 			    !memcmp(el->want, el->shadow, el->vsize)))
 				continue;
 			ss->written++;
-			if (bpf_map_update_elem(el->fd, el->key, el->want, BPF_ANY)) {
+			/* dynamic sets count their elements live in the
+			 * generation packets see: what publish changes */
+			r = dyn_of(ss, el);
+			if (r && el->in_map)
+				r->pending += (int64_t)half_valid(el->want, ss->cur ^ 1) -
+					      half_valid(el->shadow, ss->cur);
+			if (r && !el->in_map && !bpf_map_update_elem(el->fd, el->key,
+								 el->want, BPF_NOEXIST)) {
+				r->pending += half_valid(el->want, ss->cur ^ 1);
+			} else if (bpf_map_update_elem(el->fd, el->key, el->want, BPF_ANY)) {
 				ret = -errno;
 				snprintf(err->buf, sizeof(err->buf),
 					 "cannot write a set element: %s",
@@ -1056,10 +1249,12 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 				pp = &el->hnext;
 				continue;
 			}
-			if (el->in_map) {
-				bpf_map_delete_elem(el->fd, el->key);
+			r = dyn_of(ss, el);
+			if (el->in_map)
 				ss->written++;
-			}
+			if (el->in_map && !bpf_map_delete_elem(el->fd, el->key) && r)
+				ss->ops.count_add(ss->ops.priv, r->count,
+						  -(int64_t)half_valid(el->shadow, ss->cur));
 			*pp = el->hnext;
 			ss->nelems--;
 			free(el);
@@ -1082,6 +1277,10 @@ bool dp_sets_delta_ok(struct dp_sets *ss, const struct set *s,
 	/* no rule looks it up: nothing to write */
 	if (!s || !set_find(ss, s))
 		return true;
+	/* the packet path adds to it: full prepares (dp_sets_prepare()
+	 * keeps what packets added, counted and hold inline) */
+	if (set_find(ss, s)->dyn)
+		return false;
 	/* an interval's prefixes depend on its neighbours */
 	return !(s->flags & NFT_SET_F_INTERVAL) ||
 	       (e && is_catchall(e) && !codegen_set_ranges(s));
@@ -1413,9 +1612,91 @@ void dp_sets_publish(struct dp_sets *ss)
 	for (i = 0; i < SET_HASH; i++) {
 		struct dp_set *r;
 
-		for (r = ss->hash[i]; r; r = r->hnext)
+		for (r = ss->hash[i]; r; r = r->hnext) {
 			r->fresh = false;
+			if (r->dyn && r->pending)
+				ss->ops.count_add(ss->ops.priv, r->count, r->pending);
+			r->pending = 0;
+		}
 	}
 	while (ss->ncool)
 		ss->free[ss->nfree++] = ss->cool[--ss->ncool];
+}
+
+struct read_ctx {
+	struct dp_sets *ss;
+	struct dp_set *r;
+	uint32_t g, klen;
+	uint64_t now;
+	int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
+		  uint64_t expires);
+	void *arg;
+	struct gone_ctx gone;
+};
+
+static int read_one(void *arg, const uint8_t *key, void *val)
+{
+	struct read_ctx *rc = arg;
+	struct codegen_set_val *v = val;
+	const struct codegen_set_half *h = &v->half[rc->g];
+	uint32_t ksize = 4 + 4 * ((rc->klen + 3) / 4);
+	uint64_t timeout;
+	struct dp_elem *el;
+
+	if (!h->valid)
+		return 0;
+	if (h->expires && rc->now >= h->expires) {
+		/* timed out: the set's garbage collection */
+		if (v->half[rc->g ^ 1].valid && v->half[rc->g ^ 1].expires !=
+		    h->expires)
+			return 0;	/* the next generation has it anew */
+		return gone_collect(&rc->gone, key, val);
+	}
+	/* tracked from now on: what the map holds is what the model will */
+	el = elem_get(rc->ss, rc->r->fd, key, ksize, false);
+	if (!el)
+		return -ENOMEM;
+	if (!el->in_map) {
+		memcpy(el->shadow, val, el->vsize);
+		el->in_map = true;
+	}
+	memcpy(&timeout, h->data, sizeof(timeout));
+	return rc->fn(rc->arg, key + 4, timeout, h->expires);
+}
+
+int dp_sets_read(struct dp_sets *ss, const struct set *s, uint32_t g,
+		 uint64_t now,
+		 int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
+			   uint64_t expires),
+		 void *arg)
+{
+	struct dp_set *r = set_find(ss, s);
+	struct read_ctx rc = { .ss = ss, .r = r, .g = g, .klen = s->klen,
+			       .now = now, .fn = fn, .arg = arg };
+	struct dp_elem *el, **pp;
+	uint32_t i;
+	int ret;
+
+	if (!r || !r->dyn || r->fd <= 0)
+		return -ENOENT;
+	ret = map_walk(r->fd, r->id, KEY_MAX, sizeof(struct codegen_set_val),
+		       read_one, &rc);
+	for (i = 0; i < rc.gone.n; i++) {
+		uint32_t ksize = 4 + 4 * ((s->klen + 3) / 4);
+		uint32_t h = elem_hash(r->fd, rc.gone.keys[i], ksize) % ss->nbuckets;
+
+		if (bpf_map_delete_elem(r->fd, rc.gone.keys[i]))
+			continue;
+		ss->ops.count_add(ss->ops.priv, r->count, -1);
+		for (pp = &ss->elems[h]; (el = *pp); pp = &el->hnext)
+			if (el->fd == r->fd && el->klen == ksize &&
+			    !memcmp(el->key, rc.gone.keys[i], ksize)) {
+				*pp = el->hnext;
+				ss->nelems--;
+				free(el);
+				break;
+			}
+	}
+	free(rc.gone.keys);
+	return ret;
 }

@@ -10,7 +10,7 @@ extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
 	ruleset_expr_hash, ruleset_expr_objref, ruleset_expr_match,
 	ruleset_expr_target,
 	ruleset_expr_limit, ruleset_expr_quota, ruleset_expr_reject,
-	ruleset_expr_fwd, ruleset_expr_dup;
+	ruleset_expr_fwd, ruleset_expr_dup, ruleset_expr_dynset;
 
 const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
@@ -35,4 +35,5 @@ const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_REJECT] = &ruleset_expr_reject,
 	[EXPR_FWD] = &ruleset_expr_fwd,
 	[EXPR_DUP] = &ruleset_expr_dup,
+	[EXPR_DYNSET] = &ruleset_expr_dynset,
 };

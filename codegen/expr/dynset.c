@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dynset.c - add, update and delete set elements from the packet path
+ * (nft_dynset.c), in the exact-match set map the lookups read.
+ *
+ * The key is built as lookup.c builds it ([fp-68] id, [fp-64..] key).
+ * An element the packet path adds is present in both generations (the
+ * kernel's dynamic elements are active at once and stay so); its value
+ * is built in a per-CPU scratch entry. The set's size limit (the kernel's
+ * set->nelems against set->size) is the set's count word in the state
+ * map: the number of its entries in the set map, kept by both sides.
+ *
+ *	delete: if map_delete(key) == 0: count -= 1
+ *	add/update: e = lookup(key), live in this generation?
+ *	  yes: update refreshes e's expiry (both halves); match
+ *	  no: if fetch_add(count, 1) >= size: count -= 1, no match
+ *	      map_update(key, {valid, expires = now + timeout} x 2); match
+ *	match: invert ? NFT_BREAK : go on; no match: invert ? go on : NFT_BREAK
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "codegen/insn.h"
+#include "expr/dynset.h"
+
+#define KEY_OFF		SHAPE_BUF_OFF		/* key bytes */
+#define ID_OFF		(SHAPE_BUF_OFF - 4)	/* set id */
+#define HALF_SIZE	((int32_t)sizeof(struct codegen_set_half))
+#define FOUND_OFF	SHAPE_KEY_OFF		/* an entry was there */
+#define MKEY_OFF	(SHAPE_KEY_OFF - 8)	/* count/scratch map key */
+
+/* consts: id, count word slot, size, timeout (jiffies) */
+#define C_ID		0
+#define C_COUNT		4
+#define C_SIZE		8
+#define C_TIMEOUT	16
+
+static int refuse(struct dp_error *err, const struct set *s, const char *what)
+{
+	snprintf(err->buf, sizeof(err->buf),
+		 "set '%.64s': %s not supported by the nfbpf dataplane yet",
+		 s->name ? s->name : "", what);
+	err->msg = err->buf;
+	return -EOPNOTSUPP;
+}
+
+static int dynset_check(const struct expr *e, struct dp_error *err)
+{
+	const struct expr_dynset *d = expr_priv(e);
+	const struct set *s = d->set;
+
+	if (!s) {
+		err->msg = "dynset: no set";
+		return -EOPNOTSUPP;
+	}
+	if (s->flags & (NFT_SET_F_INTERVAL | NFT_SET_F_OBJECT))
+		return refuse(err, s, "dynset on interval or object sets is");
+	if (s->flags & NFT_SET_F_MAP)
+		return refuse(err, s, "dynset on maps ('add @m { key : value }') is");
+	if (d->nexprs || s->nexprs)
+		return refuse(err, s, "statements on elements the packet path "
+			      "adds (meters, 'add @s { ip saddr limit ... }') are");
+	if (d->op > DYNSET_OP_DELETE) {
+		err->msg = "dynset: unknown operation";
+		return -EOPNOTSUPP;
+	}
+	if (!codegen_reg_ok(d->sreg_key, s->klen) || s->klen > SET_KLEN_MAX) {
+		err->msg = "dynset: key register or length out of range";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static uint32_t dynset_const_size(const struct expr *e)
+{
+	(void)e;
+	return 24;
+}
+
+/* does an element the rule adds get an expiry? (nft_dynset_init tmpl) */
+static bool dynset_timed(const struct expr_dynset *d)
+{
+	return (d->set->flags & NFT_SET_F_TIMEOUT) &&
+	       (d->timeout || d->set->timeout);
+}
+
+static void dynset_shape(const struct expr *e, struct codegen_key *k)
+{
+	const struct expr_dynset *d = expr_priv(e);
+	uint8_t b[4] = { d->op, d->sreg_key, d->invert, dynset_timed(d) };
+
+	codegen_key_put(k, b, sizeof(b));
+	codegen_key_put(k, &d->set->klen, sizeof(d->set->klen));
+}
+
+static void dynset_consts(const struct expr *e, uint8_t *dst,
+			  const struct codegen_consts_ctx *cc)
+{
+	const struct expr_dynset *d = expr_priv(e);
+	uint32_t id = cc->set_id ? cc->set_id(cc->priv, d->set) : 0;
+	uint32_t count = cc->set_count ? cc->set_count(cc->priv, d->set) : 0;
+	uint32_t size = d->set->size;
+	uint64_t timeout = d->timeout ? d->timeout : d->set->timeout;
+
+	memcpy(dst + C_ID, &id, 4);
+	memcpy(dst + C_COUNT, &count, 4);
+	memcpy(dst + C_SIZE, &size, 4);
+	memset(dst + 12, 0, 4);
+	memcpy(dst + C_TIMEOUT, &timeout, 8);
+}
+
+/* r0 = &state[consts.count]; if r0 == NULL goto @l_null */
+static void emit_count(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		       uint32_t l_null)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase + C_COUNT));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, MKEY_OFF));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, MKEY_OFF));
+	codegen_emit_ld_map(p, R1, ec->env->state_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_null);
+}
+
+/* r1 = r9->half[h].expires = jiffies + consts.timeout (r9: the value) */
+static void emit_expiry_set(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+			    bool timed)
+{
+	uint32_t h;
+
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	if (timed) {
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_jiffies64));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, ec->cbase + C_TIMEOUT));
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R0));
+	}
+	for (h = 0; h < 2; h++)
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, h * HALF_SIZE +
+			     (int16_t)offsetof(struct codegen_set_half, expires)));
+}
+
+static void dynset_emit(struct codegen_prog *p, const struct expr *e,
+			const struct codegen_expr_ctx *ec)
+{
+	const struct expr_dynset *d = expr_priv(e);
+	const struct set *s = d->set;
+	uint32_t klen = s->klen, words = (klen + 3) / 4, done = 0;
+	int fd = ec->env->set_hash_fd[words];
+	uint32_t l_match = codegen_label_new(p), l_nomatch = codegen_label_new(p);
+	uint32_t l_new = codegen_label_new(p), l_end = codegen_label_new(p);
+	uint32_t l_half = codegen_label_new(p), l_live = codegen_label_new(p);
+	uint32_t l_full = codegen_label_new(p), l_half2 = codegen_label_new(p);
+
+	if (fd <= 0 || ec->env->set_scratch_fd <= 0) {
+		if (!p->err)
+			p->err = -ENOENT;	/* the dataplane creates them first */
+		return;
+	}
+	/* key: id, registers (zero padded) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase + C_ID));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, ID_OFF));
+	if (4 * words > klen)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, KEY_OFF + 4 * (words - 1), 0));
+	while (done < klen) {
+		uint32_t rest = klen - done;
+		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
+
+		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(d->sreg_key) + done));
+		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
+		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
+	}
+	if (d->op == DYNSET_OP_DELETE) {
+		/* if map_delete_elem(set, key) == 0: count -= 1 */
+		codegen_emit(p, INSN_MOV64_REG(R2, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ID_OFF));
+		codegen_emit_ld_map(p, R1, fd);
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_delete_elem));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_end);
+		emit_count(p, ec, l_end);
+		codegen_emit(p, INSN_MOV64_IMM(R1, -1));
+		codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R0, R1, 0));
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+		goto out;
+	}
+	/* r0 = map_lookup_elem(set, key); found = r0 != NULL */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, FOUND_OFF, 0));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ID_OFF));
+	codegen_emit_ld_map(p, R1, fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_new);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, FOUND_OFF, 1));
+	/* r9 = value; r0 = the half of this generation; valid? */
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1, 0), l_half);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, HALF_SIZE));
+	codegen_label_bind(p, l_half);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
+				     offsetof(struct codegen_set_half, valid)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_new);
+	/* timed out (nft_set_elem_expired)? then as if absent */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0,
+				     offsetof(struct codegen_set_half, expires)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_live);
+	/* r0 = jiffies; r2 = the half again; if r0 >= r2->expires goto new */
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_jiffies64));
+	codegen_emit(p, INSN_MOV64_REG(R2, R9));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1, 0), l_half2);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, HALF_SIZE));
+	codegen_label_bind(p, l_half2);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R2,
+				     offsetof(struct codegen_set_half, expires)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGE, R0, R1, 0), l_new);
+	/* live: update restarts its timeout, add leaves it */
+	if (d->op == DYNSET_OP_UPDATE && dynset_timed(d))
+		emit_expiry_set(p, ec, true);
+	codegen_label_bind(p, l_live);
+	codegen_emit_jmp(p, INSN_JA(0), l_match);
+
+	/* new: count += 1 unless the set is full (an entry there already
+	 * counts) */
+	codegen_label_bind(p, l_new);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, FOUND_OFF));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_full);
+	emit_count(p, ec, l_nomatch);
+	codegen_emit(p, INSN_MOV64_IMM(R1, 1));
+	codegen_emit(p, INSN_ATOMIC_FETCH_ADD(BPF_DW, R0, R1, 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + C_SIZE));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R1, R2, 0), l_full);
+	codegen_emit(p, INSN_MOV64_IMM(R1, -1));
+	codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R0, R1, 0));
+	codegen_emit_jmp(p, INSN_JA(0), l_nomatch);
+	codegen_label_bind(p, l_full);
+	/* r9 = scratch value: valid in both generations, expires */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, MKEY_OFF, 0));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, MKEY_OFF));
+	codegen_emit_ld_map(p, R1, ec->env->set_scratch_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_nomatch);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, offsetof(struct codegen_set_half, valid), 1));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, HALF_SIZE +
+				    offsetof(struct codegen_set_half, valid), 1));
+	emit_expiry_set(p, ec, dynset_timed(d));
+	/* r9->half[h].data = its timeout (dataplane_set_read() lists it) */
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	if (dynset_timed(d))
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, ec->cbase + C_TIMEOUT));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1,
+				     offsetof(struct codegen_set_half, data)));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, HALF_SIZE +
+				     offsetof(struct codegen_set_half, data)));
+	/* map_update_elem(set, key, r9, BPF_ANY) */
+	codegen_emit(p, INSN_MOV64_REG(R3, R9));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ID_OFF));
+	codegen_emit_ld_map(p, R1, fd);
+	codegen_emit(p, INSN_MOV64_IMM(R4, BPF_ANY));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_update_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_match);
+	/* no memory for it: the count goes back (if this added it) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, FOUND_OFF));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_nomatch);
+	emit_count(p, ec, l_nomatch);
+	codegen_emit(p, INSN_MOV64_IMM(R1, -1));
+	codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R0, R1, 0));
+	codegen_emit_jmp(p, INSN_JA(0), l_nomatch);
+
+	codegen_label_bind(p, l_match);
+	if (d->invert)
+		codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
+	else
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+	codegen_label_bind(p, l_nomatch);
+	if (!d->invert)
+		codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
+out:
+	codegen_label_bind(p, l_end);
+}
+
+/*
+ * shapes outlive the rules and sets they were made from: a shape's copy
+ * of the expression points to its own copy of the set's shape fields
+ */
+int codegen_dynset_detach(struct expr *e)
+{
+	struct expr_dynset *d = expr_priv(e);
+	struct set *c;
+
+	if (!d->set)
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->flags = d->set->flags;
+	c->klen = d->set->klen;
+	c->timeout = d->set->timeout;
+	c->size = d->set->size;
+	list_init(&c->elems);
+	list_init(&c->list);
+	d->set = c;
+	return 0;
+}
+
+void codegen_dynset_release(struct expr *e)
+{
+	struct expr_dynset *d = expr_priv(e);
+
+	free(d->set);
+	d->set = NULL;
+}
+
+const struct codegen_expr_ops codegen_expr_dynset = {
+	.name = "dynset",
+	.check = dynset_check,
+	.const_size = dynset_const_size,
+	.shape = dynset_shape,
+	.consts = dynset_consts,
+	.emit = dynset_emit,
+};
