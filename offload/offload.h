@@ -148,8 +148,9 @@ uint32_t dp_sets_count(struct dp_sets *ss, const struct set *s);
 /*
  * dp_sets_read - the entries of @s in its map (a set the packet path adds
  * to), live in the current generation @g: @fn(arg, key, timeout,
- * expires); entries timed out are deleted. Entries found that no prepare
- * wrote are tracked from now on (as the model will hold them).
+ * expires); entries timed out are deleted. An entry no prepare wrote is
+ * left to the packet path until the model holds its element: the first
+ * write of that element counts with what the entry held.
  * Return: 0, -ENOENT if the packet path does not add to @s, or -errno.
  */
 int dp_sets_read(struct dp_sets *ss, const struct set *s, uint32_t g,

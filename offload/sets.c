@@ -469,6 +469,19 @@ static bool half_valid(const uint8_t *v, uint32_t g)
 	return ((const struct codegen_set_val *)v)->half[g].valid;
 }
 
+/*
+ * the count change of the first write of @el in a dynamic set: the
+ * packet path may have added the element already (and counted it)
+ */
+static int64_t dyn_first_write(const struct dp_elem *el, uint32_t cur)
+{
+	struct codegen_set_val old;
+
+	if (bpf_map_lookup_elem(el->fd, el->key, &old))
+		return half_valid(el->want, cur ^ 1);
+	return (int64_t)half_valid(el->want, cur ^ 1) - old.half[cur].valid;
+}
+
 /* the dynamic set entry @el belongs to, NULL if none */
 static struct dp_set *dyn_of(struct dp_sets *ss, const struct dp_elem *el)
 {
@@ -1228,10 +1241,9 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 			if (r && el->in_map)
 				r->pending += (int64_t)half_valid(el->want, ss->cur ^ 1) -
 					      half_valid(el->shadow, ss->cur);
-			if (r && !el->in_map && !bpf_map_update_elem(el->fd, el->key,
-								 el->want, BPF_NOEXIST)) {
-				r->pending += half_valid(el->want, ss->cur ^ 1);
-			} else if (bpf_map_update_elem(el->fd, el->key, el->want, BPF_ANY)) {
+			if (r && !el->in_map)
+				r->pending += dyn_first_write(el, ss->cur);
+			if (bpf_map_update_elem(el->fd, el->key, el->want, BPF_ANY)) {
 				ret = -errno;
 				snprintf(err->buf, sizeof(err->buf),
 					 "cannot write a set element: %s",
@@ -1639,9 +1651,7 @@ static int read_one(void *arg, const uint8_t *key, void *val)
 	struct read_ctx *rc = arg;
 	struct codegen_set_val *v = val;
 	const struct codegen_set_half *h = &v->half[rc->g];
-	uint32_t ksize = 4 + 4 * ((rc->klen + 3) / 4);
 	uint64_t timeout;
-	struct dp_elem *el;
 
 	if (!h->valid)
 		return 0;
@@ -1651,14 +1661,6 @@ static int read_one(void *arg, const uint8_t *key, void *val)
 		    h->expires)
 			return 0;	/* the next generation has it anew */
 		return gone_collect(&rc->gone, key, val);
-	}
-	/* tracked from now on: what the map holds is what the model will */
-	el = elem_get(rc->ss, rc->r->fd, key, ksize, false);
-	if (!el)
-		return -ENOMEM;
-	if (!el->in_map) {
-		memcpy(el->shadow, val, el->vsize);
-		el->in_map = true;
 	}
 	memcpy(&timeout, h->data, sizeof(timeout));
 	return rc->fn(rc->arg, key + 4, timeout, h->expires);

@@ -33,6 +33,7 @@
 #include "expr/ct.h"
 #include "expr/immediate.h"
 #include "expr/lookup.h"
+#include "expr/dynset.h"
 #include "expr/meta.h"
 #include "expr/payload.h"
 #include "expr/range.h"
@@ -360,6 +361,18 @@ static inline void tm_lookup(struct tm_rb *rb, struct set *s, uint8_t sreg,
 	l->set = s;
 	l->sreg = sreg;
 	l->invert = invert;
+}
+
+/* dynset @op (DYNSET_OP_*) of the key in @sreg into @s */
+static inline void tm_dynset(struct tm_rb *rb, struct set *s, uint8_t op,
+			     uint8_t sreg, uint64_t timeout)
+{
+	struct expr_dynset *d = tm_add(rb, EXPR_DYNSET, sizeof(*d));
+
+	d->set = s;
+	d->op = op;
+	d->sreg_key = sreg;
+	d->timeout = timeout;
 }
 
 static inline void tm_lookup_map(struct tm_rb *rb, struct set *s, uint8_t sreg,

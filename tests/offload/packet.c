@@ -466,3 +466,104 @@ Test(packet, set_element_counters_count_their_own_packets)
 	close(l80);
 	close(l81);
 }
+
+struct seen {
+	uint16_t port[8];
+	uint64_t expires[8];
+	uint32_t n;
+};
+
+static int seen_one(void *arg, const uint8_t *key, uint64_t timeout,
+		    uint64_t expires)
+{
+	struct seen *s = arg;
+
+	(void)timeout;
+	if (s->n < 8) {
+		s->port[s->n] = (uint16_t)(key[0] << 8 | key[1]);
+		s->expires[s->n++] = expires;
+	}
+	return 0;
+}
+
+static bool seen_has(const struct seen *s, uint16_t port)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->port[i] == port)
+			return true;
+	return false;
+}
+
+/*
+ * set s { type inet_service; size 2; flags dynamic; }:
+ * meta l4proto tcp add @s { tcp dport }; tcp dport @s drop. The SYNs of
+ * the first two ports are added and dropped; the set is full then, so a
+ * third port is neither added (the dynset breaks the rule) nor dropped;
+ * the control plane reads the packet path's elements back; a delete
+ * @s rule takes tcp/80 out again
+ */
+Test(packet, dynset_adds_until_the_set_is_full)
+{
+	int l22 = listener(AF_INET, SOCK_STREAM, 22);
+	int l80 = listener(AF_INET, SOCK_STREAM, 80);
+	int l81 = listener(AF_INET, SOCK_STREAM, 81);
+	struct set *s = tm_set(t, "s", 0x20 /* dynamic */, 2);
+	struct tm_rb rb = { 0 };
+	struct seen seen = { 0 };
+	struct rule *add, *del, *drop;
+	uint8_t tcp = 6, port81[2] = { 0, 81 };
+
+	s->size = 2;
+	tm_meta(&rb, 16 /* l4proto */, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &tcp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_dynset(&rb, s, DYNSET_OP_ADD, 4, 0);
+	add = tm_rule(input, &rb);
+	tm_meta(&rb, 16, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &tcp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_lookup(&rb, s, 4, false);
+	tm_verdict(&rb, NF_DROP, NULL);
+	drop = tm_rule(input, &rb);
+	tm_commit_ok(&net);
+	cr_assert_eq(dataplane_set_read(&net, s, seen_one, &seen), 0);
+	cr_assert_eq(seen.n, 0);
+
+	cr_assert_not(tcp_connects(AF_INET, 22), "tcp/22 added, dropped");
+	cr_assert_not(tcp_connects(AF_INET, 80), "tcp/80 added, dropped");
+	cr_assert(tcp_connects(AF_INET, 81), "tcp/81: the set is full");
+	cr_assert_eq(dataplane_set_read(&net, s, seen_one, &seen), 0);
+	cr_assert_eq(seen.n, 2, "elements read back: %u", seen.n);
+	cr_assert(seen_has(&seen, 22) && seen_has(&seen, 80));
+	cr_assert_eq(seen.expires[0], 0, "no timeout: no expiry");
+
+	/* delete @s { tcp dport } but for tcp/81, before the lookup */
+	tm_rule_del(add);
+	tm_rule_del(drop);
+	tm_meta(&rb, 16, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &tcp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_imm(&rb, 8, port81, 2);
+	tm_cmp(&rb, 4, CMP_NEQ, port81, 2);
+	tm_dynset(&rb, s, DYNSET_OP_DELETE, 4, 0);
+	del = tm_rule(input, &rb);
+	tm_meta(&rb, 16, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &tcp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_lookup(&rb, s, 4, false);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(input, &rb);
+	tm_commit_ok(&net);
+	cr_assert(tcp_connects(AF_INET, 80), "tcp/80 deleted by the packet, then looked up: gone");
+	memset(&seen, 0, sizeof(seen));
+	cr_assert_eq(dataplane_set_read(&net, s, seen_one, &seen), 0);
+	cr_assert_eq(seen.n, 1, "after the delete: %u (%u %u)", seen.n,
+		     seen.port[0], seen.port[1]);
+	cr_assert(seen_has(&seen, 22));
+	(void)del;
+	close(l22);
+	close(l80);
+	close(l81);
+}
