@@ -121,6 +121,19 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 	return 0;
 }
 
+/* no packet path: no element it added */
+int dataplane_set_read(struct net *net, const struct set *s,
+		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
+				 uint64_t expires),
+		       void *arg)
+{
+	(void)net;
+	(void)s;
+	(void)fn;
+	(void)arg;
+	return -ENOENT;
+}
+
 int dataplane_state_read(struct net *net, uint32_t slot, uint64_t *val)
 {
 	(void)net;
