@@ -256,4 +256,13 @@ bool nfnl_has_listeners(struct net *net, unsigned int group);
 extern void (*nfnl_error_hook)(const struct client *cl,
 			       const struct nlmsghdr *nlh, int err,
 			       const char *msg);
+/**
+ * nfnl_sets_gc - the kernel's set garbage collection, run by the daemon
+ * about once a second (nft_set_gc_interval): elements of sets with
+ * timeouts that expired leave the model, and a dynamic set's map is read
+ * back (elements the packet path added join, timed-out entries go, so
+ * that they stop counting against the set's size).
+ */
+void nfnl_sets_gc(struct net *net);
+
 #endif

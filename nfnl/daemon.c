@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -646,6 +647,24 @@ static int listen_on(const char *path)
 	return fd;
 }
 
+#define GC_INTERVAL_MS	1000	/* the kernel's default set gc interval */
+
+/* nfnl_sets_gc() of every namespace, once a GC_INTERVAL_MS has passed */
+static void gc_tick(void)
+{
+	static struct timespec last;
+	struct timespec now;
+	struct net *net;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - last.tv_sec) * 1000 +
+	    (now.tv_nsec - last.tv_nsec) / 1000000 < GC_INTERVAL_MS)
+		return;
+	last = now;
+	list_for_each_entry(net, &d.nets, list)
+		nfnl_sets_gc(net);
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -729,7 +748,9 @@ int main(int argc, char **argv)
 
 	while (!d.stop) {
 		struct epoll_event evs[64];
-		int i, n = epoll_wait(d.epfd, evs, 64, -1);
+		int i, n = epoll_wait(d.epfd, evs, 64, GC_INTERVAL_MS);
+
+		gc_tick();
 
 		for (i = 0; i < n && !d.stop; i++) {
 			int fd;

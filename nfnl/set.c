@@ -849,6 +849,20 @@ static void set_sync(struct net *net, struct set *s)
 	}
 }
 
+void nfnl_sets_gc(struct net *net)
+{
+	struct table *t;
+	struct set *s;
+
+	list_for_each_entry(t, &net->tables, list)
+		list_for_each_entry(s, &t->sets, list) {
+			if (!(s->flags & NFT_SET_TIMEOUT))
+				continue;
+			set_gc(s);
+			set_sync(net, s);
+		}
+}
+
 /* is @e active in @mask, not expired, with @k's key, end and flags? */
 static bool elem_matches(const struct set_elem *e, const struct set_elem *k,
 			 uint8_t mask)
