@@ -212,6 +212,7 @@ struct codegen_state {
 #define SET_ELEM_F_INTERVAL_END	0x1
 #define SET_ELEM_F_CATCHALL	0x2
 
+
 /**
  * struct codegen_set_half - an element as one generation sees it
  * @valid: 1 = present in this generation

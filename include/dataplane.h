@@ -139,13 +139,29 @@ void dataplane_net_free(struct net *net);
 int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 			   uint64_t *bytes);
 
+/*
+ * struct codegen_set_half.data of a set (not a map): the element's timeout
+ * (jiffies, both halves); an element the packet path added with
+ * statements (dynset) keeps their state in half 0, shared by both
+ * generations: a limit's token bucket word, a counter's packets and
+ * bytes, and SET_STMTS_INLINE in the flags word
+ */
+#define SET_DATA_TIMEOUT	0
+#define SET_DATA_LIMIT		8
+#define SET_DATA_PACKETS	16
+#define SET_DATA_BYTES		24
+#define SET_DATA_FLAGS		32
+#define SET_STMTS_INLINE	0x1
+
 /**
  * dataplane_set_read - the elements of @s as the packet path left them
  * @net: namespace
  * @s: a set that rules add to or delete from (dynset)
  * @fn: called for each element live in the current generation: its key
- *	(s->klen bytes), timeout and expiry in jiffies (0: none); nonzero
- *	stops the walk and is returned
+ *	(s->klen bytes), timeout and expiry in jiffies (0: none), and
+ *	the data of its entry (struct codegen_set_half.data of half 0:
+ *	the state of statements the packet path gave it); nonzero stops
+ *	the walk and is returned
  * @arg: for @fn
  *
  * Elements that timed out are deleted on the way (garbage collection).
@@ -153,7 +169,7 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
  */
 int dataplane_set_read(struct net *net, const struct set *s,
 		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
-				 uint64_t expires),
+				 uint64_t expires, const uint8_t *data),
 		       void *arg);
 
 /**

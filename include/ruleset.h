@@ -287,6 +287,8 @@ struct set_elem {
 	uint32_t exprs_len;
 	uint32_t nexprs;
 	bool synced;	/* scratch of nfnl/set.c set_sync() */
+	bool dyn;	/* added by the packet path with statements, whose
+			 * state its map entry keeps (dynset) */
 };
 
 /**

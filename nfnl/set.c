@@ -15,6 +15,8 @@
 #include "dataplane.h"
 #include "nfnl_compat.h"
 #include "nfnl_expr.h"
+#include "expr/counter.h"
+#include "expr/dynset.h"
 
 #define SET_F_MASK	(NFT_SET_ANONYMOUS | NFT_SET_CONSTANT | NFT_SET_INTERVAL | \
 			 NFT_SET_TIMEOUT | NFT_SET_MAP | NFT_SET_EVAL | \
@@ -789,19 +791,65 @@ static bool committed(const struct set_elem *e)
 	return !e->genmask;
 }
 
-static int sync_one(void *arg, const uint8_t *key, uint64_t timeout,
-		    uint64_t expires)
+/* the dynset that adds elements with statements to @s, NULL if none */
+static const struct expr_dynset *set_dynset(const struct set *s, uint8_t mask)
 {
+	const struct chain *c;
+	const struct rule *r;
+	const struct expr *x;
+
+	list_for_each_entry(c, &s->table->chains, list)
+		list_for_each_entry(r, &c->rules, list) {
+			if (!active(r->genmask, mask))
+				continue;
+			rule_for_each_expr(x, r) {
+				const struct expr_dynset *d = expr_priv(x);
+
+				if (x->type == EXPR_DYNSET && d->set == s &&
+				    d->nexprs)
+					return d;
+			}
+		}
+	return NULL;
+}
+
+/* the live state of a packet-added element's statements, from its entry */
+static void stmts_refresh(struct set_elem *e, const uint8_t *data)
+{
+	struct expr *x;
+
+	expr_for_each_in(x, e->exprs, e->exprs_len)
+		if (x->type == EXPR_COUNTER) {
+			struct expr_counter *c = expr_priv(x);
+
+			memcpy(&c->packets, data + SET_DATA_PACKETS, 8);
+			memcpy(&c->bytes, data + SET_DATA_BYTES, 8);
+		}
+}
+
+struct sync_ctx {
+	struct set *s;
+	const struct expr_dynset *d;
+};
+
+static int sync_one(void *arg, const uint8_t *key, uint64_t timeout,
+		    uint64_t expires, const uint8_t *data)
+{
+	struct sync_ctx *sc = arg;
 	struct data_value k = { 0 };
-	struct set *s = arg;
+	struct set *s = sc->s;
 	struct set_elem *e;
+	uint32_t flags;
 	int err;
 
 	k.len = s->klen;
 	memcpy(k.v, key, s->klen);
+	memcpy(&flags, data + SET_DATA_FLAGS, 4);
 	for (e = ruleset_set_elem_chain(s, &k); e; e = e->hnext)
 		if (!(e->flags & ELEM_F_CATCHALL) && data_eq(&e->key, &k)) {
 			e->synced = true;
+			if (e->dyn)
+				stmts_refresh(e, data);
 			return 0;
 		}
 	/* one the packet path added: the model holds it from now on */
@@ -813,6 +861,19 @@ static int sync_one(void *arg, const uint8_t *key, uint64_t timeout,
 	e->timeout = timeout;
 	e->expires = expires;
 	e->synced = true;
+	if ((flags & SET_STMTS_INLINE) && sc->d) {
+		/* nft_dynset_expr_setup(): the dynset's statements */
+		e->exprs = malloc(sc->d->exprs_len);
+		if (!e->exprs) {
+			free(e);
+			return -ENOMEM;
+		}
+		memcpy(e->exprs, sc->d->exprs, sc->d->exprs_len);
+		e->exprs_len = sc->d->exprs_len;
+		e->nexprs = sc->d->nexprs;
+		e->dyn = true;
+		stmts_refresh(e, data);
+	}
 	err = ruleset_set_elem_link(s, e);
 	if (err) {
 		ruleset_elem_free(e);
@@ -830,13 +891,16 @@ static int sync_one(void *arg, const uint8_t *key, uint64_t timeout,
  */
 static void set_sync(struct net *net, struct set *s)
 {
+	struct sync_ctx sc = { .s = s };
 	struct set_elem *e, *en;
 
 	if (s->flags & (NFT_SET_INTERVAL | NFT_SET_MAP | NFT_SET_OBJECT))
 		return;
+	sc.d = set_dynset(s, genmask_cur(net));
+
 	list_for_each_entry(e, &s->elems, list)
 		e->synced = false;
-	if (dataplane_set_read(net, s, sync_one, s))
+	if (dataplane_set_read(net, s, sync_one, &sc))
 		return;
 	list_for_each_entry_safe(e, en, &s->elems, list) {
 		if (e->synced || !committed(e) || (e->flags & ELEM_F_CATCHALL))

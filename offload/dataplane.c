@@ -3283,7 +3283,7 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 
 int dataplane_set_read(struct net *net, const struct set *s,
 		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
-				 uint64_t expires),
+				 uint64_t expires, const uint8_t *data),
 		       void *arg)
 {
 	struct dataplane *dp = net->dataplane;

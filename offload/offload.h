@@ -156,7 +156,7 @@ uint32_t dp_sets_count(struct dp_sets *ss, const struct set *s);
 int dp_sets_read(struct dp_sets *ss, const struct set *s, uint32_t g,
 		 uint64_t now,
 		 int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
-			   uint64_t expires),
+			   uint64_t expires, const uint8_t *data),
 		 void *arg);
 void dp_sets_drop_unseen(struct dp_sets *ss);
 void dp_sets_abort(struct dp_sets *ss);

@@ -77,6 +77,8 @@ struct dp_set {
 	uint32_t count;		/* dyn: state slot of its count word */
 	int fd;			/* dyn: its map */
 	int64_t pending;	/* dyn: count change publish makes */
+	bool looked;		/* a lookup reads it (this prepare) */
+	bool stmts;		/* a dynset adds elements with statements */
 	struct dp_slot *slots;	/* interval concatenations: slot -> range */
 	uint32_t nslots, capslots;
 };
@@ -470,15 +472,35 @@ static bool half_valid(const uint8_t *v, uint32_t g)
 }
 
 /*
- * the count change of the first write of @el in a dynamic set: the
- * packet path may have added the element already (and counted it)
+ * the state of an element's statements the packet path keeps in the entry
+ * (SET_STMTS_INLINE): what the control plane writes keeps it
  */
-static int64_t dyn_first_write(const struct dp_elem *el, uint32_t cur)
+static void keep_inline(uint8_t *want, const uint8_t *have)
+{
+	struct codegen_set_half *w = &((struct codegen_set_val *)want)->half[0];
+	const struct codegen_set_half *h = &((const struct codegen_set_val *)have)->half[0];
+	uint32_t flags;
+
+	memcpy(&flags, h->data + SET_DATA_FLAGS, 4);
+	if (flags & SET_STMTS_INLINE)
+		memcpy(w->data + SET_DATA_LIMIT, h->data + SET_DATA_LIMIT,
+		       SET_DATA_FLAGS + 4 - SET_DATA_LIMIT);
+}
+
+/*
+ * before a write of @el in a dynamic set: the count change it makes (the
+ * packet path may have added the element already, and counted it), and
+ * the entry's statement state kept
+ */
+static int64_t dyn_write(struct dp_elem *el, uint32_t cur)
 {
 	struct codegen_set_val old;
 
 	if (bpf_map_lookup_elem(el->fd, el->key, &old))
-		return half_valid(el->want, cur ^ 1);
+		return el->in_map ? -(int64_t)half_valid(el->shadow, cur) +
+				    half_valid(el->want, cur ^ 1) :
+				    half_valid(el->want, cur ^ 1);
+	keep_inline(el->want, (const uint8_t *)&old);
 	return (int64_t)half_valid(el->want, cur ^ 1) - old.half[cur].valid;
 }
 
@@ -535,6 +557,8 @@ static int elem_counter(struct fill_ctx *fc, const struct set_elem *e,
 	const struct expr *x;
 
 	*slot = 0;
+	if (e->dyn)
+		return 0;	/* their state is in the entry (dynset) */
 	if (e->exprs_len && !fc->cc->elem_counter)
 		return fail(fc, -EINVAL, "element statements in an incremental "
 			    "prepare", LONG_MIN);	/* dp_sets_delta_ok() */
@@ -1144,6 +1168,17 @@ static int use_set(struct dp_sets *ss, struct codegen_env *env, struct expr *e,
 		if (ret)
 			return ret;
 	}
+	if (e->type == EXPR_LOOKUP)
+		r->looked = true;
+	else if (((struct expr_dynset *)expr_priv(e))->nexprs)
+		r->stmts = true;
+	if (r->looked && r->stmts) {
+		snprintf(err->buf, sizeof(err->buf), "set '%.32s': lookups of "
+			 "elements that carry statements from the packet path "
+			 "are not supported by the nfbpf dataplane yet", s->name);
+		err->msg = err->buf;
+		return -EOPNOTSUPP;
+	}
 	if (e->type == EXPR_DYNSET && !codegen_set_interval(s) &&
 	    !codegen_set_ranges(s))
 		return set_dyn(ss, env, r, env->set_hash_fd[(s->klen + 3) / 4], err);
@@ -1172,6 +1207,7 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 		for (r = ss->hash[i]; r; r = r->hnext) {
 			r->seen = r->fresh = false;
 			r->pending = 0;
+			r->looked = r->stmts = false;
 		}
 	for (i = 0; i < ss->nbuckets; i++)
 		for (el = ss->elems[i]; el; el = el->hnext)
@@ -1231,18 +1267,18 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 			if (el->seen && settle_ok && halves_differ(el) &&
 			    (dyn_of(ss, el) || elems_push(&ss->settle, el)))
 				settle_ok = false;
-			if (!el->seen || (el->in_map &&
-			    !memcmp(el->want, el->shadow, el->vsize)))
+			if (!el->seen)
+				continue;
+			r = dyn_of(ss, el);
+			if (r && el->in_map)
+				keep_inline(el->want, el->shadow);
+			if (el->in_map && !memcmp(el->want, el->shadow, el->vsize))
 				continue;
 			ss->written++;
 			/* dynamic sets count their elements live in the
 			 * generation packets see: what publish changes */
-			r = dyn_of(ss, el);
-			if (r && el->in_map)
-				r->pending += (int64_t)half_valid(el->want, ss->cur ^ 1) -
-					      half_valid(el->shadow, ss->cur);
-			if (r && !el->in_map)
-				r->pending += dyn_first_write(el, ss->cur);
+			if (r)
+				r->pending += dyn_write(el, ss->cur);
 			if (bpf_map_update_elem(el->fd, el->key, el->want, BPF_ANY)) {
 				ret = -errno;
 				snprintf(err->buf, sizeof(err->buf),
@@ -1641,7 +1677,7 @@ struct read_ctx {
 	uint32_t g, klen;
 	uint64_t now;
 	int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
-		  uint64_t expires);
+		  uint64_t expires, const uint8_t *data);
 	void *arg;
 	struct gone_ctx gone;
 };
@@ -1663,13 +1699,13 @@ static int read_one(void *arg, const uint8_t *key, void *val)
 		return gone_collect(&rc->gone, key, val);
 	}
 	memcpy(&timeout, h->data, sizeof(timeout));
-	return rc->fn(rc->arg, key + 4, timeout, h->expires);
+	return rc->fn(rc->arg, key + 4, timeout, h->expires, v->half[0].data);
 }
 
 int dp_sets_read(struct dp_sets *ss, const struct set *s, uint32_t g,
 		 uint64_t now,
 		 int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
-			   uint64_t expires),
+			   uint64_t expires, const uint8_t *data),
 		 void *arg)
 {
 	struct dp_set *r = set_find(ss, s);

@@ -25,6 +25,8 @@
 #include "codegen/codegen.h"
 #include "codegen/insn.h"
 #include "expr/dynset.h"
+#include "expr/counter.h"
+#include "expr/limit.h"
 
 #define KEY_OFF		SHAPE_BUF_OFF		/* key bytes */
 #define ID_OFF		(SHAPE_BUF_OFF - 4)	/* set id */
@@ -32,11 +34,25 @@
 #define FOUND_OFF	SHAPE_KEY_OFF		/* an entry was there */
 #define MKEY_OFF	(SHAPE_KEY_OFF - 8)	/* count/scratch map key */
 
-/* consts: id, count word slot, size, timeout (jiffies) */
+/* consts: id, count word slot, size, limit invert, timeout (jiffies),
+ * limit: tokens_max, cost (packets) or nsecs and rate (bytes) */
 #define C_ID		0
 #define C_COUNT		4
 #define C_SIZE		8
+#define C_INVERT	12
 #define C_TIMEOUT	16
+#define C_TOKENS_MAX	24
+#define C_COST		32
+#define C_NSECS		32
+#define C_RATE		40
+
+/* the limit's scratch (the key is not needed by then) */
+#define FP_COST		SHAPE_BUF_OFF
+#define FP_TRIES	(SHAPE_BUF_OFF + 8)
+#define FP_BASE		(SHAPE_BUF_OFF + 16)
+#define LIMIT_RETRIES	16
+#define DATA(h, f)	((int16_t)((h) * HALF_SIZE + \
+			 offsetof(struct codegen_set_half, data) + (f)))
 
 static int refuse(struct dp_error *err, const struct set *s, const char *what)
 {
@@ -47,10 +63,35 @@ static int refuse(struct dp_error *err, const struct set *s, const char *what)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * the statements an element the rule adds gets: at most one counter and
+ * one limit (@c, @l: NULL if none); -1 for anything else
+ */
+static int dynset_stmts(const struct expr_dynset *d,
+			const struct expr_counter **c,
+			const struct expr_limit **l)
+{
+	const struct expr *x;
+
+	*c = NULL;
+	*l = NULL;
+	expr_for_each_in(x, (const struct expr *)d->exprs, d->exprs_len) {
+		if (x->type == EXPR_COUNTER && !*c)
+			*c = expr_priv(x);
+		else if (x->type == EXPR_LIMIT && !*l)
+			*l = expr_priv(x);
+		else
+			return -1;
+	}
+	return 0;
+}
+
 static int dynset_check(const struct expr *e, struct dp_error *err)
 {
 	const struct expr_dynset *d = expr_priv(e);
 	const struct set *s = d->set;
+	const struct expr_counter *c;
+	const struct expr_limit *l;
 
 	if (!s) {
 		err->msg = "dynset: no set";
@@ -60,9 +101,11 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 		return refuse(err, s, "dynset on interval or object sets is");
 	if (s->flags & NFT_SET_F_MAP)
 		return refuse(err, s, "dynset on maps ('add @m { key : value }') is");
-	if (d->nexprs || s->nexprs)
-		return refuse(err, s, "statements on elements the packet path "
-			      "adds (meters, 'add @s { ip saddr limit ... }') are");
+	if (s->nexprs)
+		return refuse(err, s, "dynset on a set with statements is");
+	if (dynset_stmts(d, &c, &l))
+		return refuse(err, s, "statements other than one counter and "
+			      "one limit on elements the packet path adds are");
 	if (d->op > DYNSET_OP_DELETE) {
 		err->msg = "dynset: unknown operation";
 		return -EOPNOTSUPP;
@@ -77,7 +120,7 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 static uint32_t dynset_const_size(const struct expr *e)
 {
 	(void)e;
-	return 24;
+	return 48;
 }
 
 /* does an element the rule adds get an expiry? (nft_dynset_init tmpl) */
@@ -90,8 +133,18 @@ static bool dynset_timed(const struct expr_dynset *d)
 static void dynset_shape(const struct expr *e, struct codegen_key *k)
 {
 	const struct expr_dynset *d = expr_priv(e);
-	uint8_t b[4] = { d->op, d->sreg_key, d->invert, dynset_timed(d) };
+	const struct expr_counter *c;
+	const struct expr_limit *l;
+	uint8_t b[7];
 
+	dynset_stmts(d, &c, &l);
+	b[0] = d->op;
+	b[1] = d->sreg_key;
+	b[2] = d->invert;
+	b[3] = dynset_timed(d);
+	b[4] = !!c;
+	b[5] = !!l;
+	b[6] = l && l->bytes;
 	codegen_key_put(k, b, sizeof(b));
 	codegen_key_put(k, &d->set->klen, sizeof(d->set->klen));
 }
@@ -105,11 +158,95 @@ static void dynset_consts(const struct expr *e, uint8_t *dst,
 	uint32_t size = d->set->size;
 	uint64_t timeout = d->timeout ? d->timeout : d->set->timeout;
 
+	const struct expr_counter *c;
+	const struct expr_limit *l;
+
+	memset(dst, 0, 48);
 	memcpy(dst + C_ID, &id, 4);
 	memcpy(dst + C_COUNT, &count, 4);
 	memcpy(dst + C_SIZE, &size, 4);
-	memset(dst + 12, 0, 4);
 	memcpy(dst + C_TIMEOUT, &timeout, 8);
+	dynset_stmts(d, &c, &l);
+	if (l) {
+		uint32_t invert = l->invert;
+
+		memcpy(dst + C_INVERT, &invert, 4);
+		memcpy(dst + C_TOKENS_MAX, &l->tokens_max, 8);
+		if (l->bytes) {
+			memcpy(dst + C_NSECS, &l->nsecs, 8);
+			memcpy(dst + C_RATE, &l->rate, 8);
+		} else {
+			memcpy(dst + C_COST, &l->cost, 8);
+		}
+	}
+}
+
+/*
+ * r9 = the element's value in the map: its statements, in half 0
+ * (nft_set_elem_update_expr); a limit over its rate breaks the rule
+ */
+static void emit_stmts(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		       const struct expr_counter *c, const struct expr_limit *l)
+{
+	uint32_t l_retry = codegen_label_new(p), l_done = codegen_label_new(p);
+	int16_t cb = ec->cbase;
+
+	if (c) {
+		/* lock packets += 1; lock bytes += pkt.len */
+		codegen_emit(p, INSN_MOV64_IMM(R1, 1));
+		codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R9, R1, DATA(0, SET_DATA_PACKETS)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(len)));
+		codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R9, R1, DATA(0, SET_DATA_BYTES)));
+	}
+	if (!l)
+		return;
+	/* the token bucket of codegen/expr/limit.c on the element's word */
+	if (l->bytes) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, cb + C_NSECS));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(len)));
+		codegen_emit(p, INSN_ALU64_REG(BPF_MUL, R1, R2));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, cb + C_RATE));
+		codegen_emit(p, INSN_ALU64_REG(BPF_DIV, R1, R2));
+	} else {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, cb + C_COST));
+	}
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_COST));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, FP_TRIES, 0));
+	codegen_label_bind(p, l_retry);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9, DATA(0, SET_DATA_LIMIT)));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_BASE));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ktime_get_ns));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_BASE));
+	/* r2 = tokens = min(now - base, tokens_max) */
+	codegen_emit(p, INSN_MOV64_REG(R2, R0));
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R2, R1));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R7, cb + C_TOKENS_MAX));
+	codegen_emit(p, INSN_JMP_REG(BPF_JLE, R2, R3, 1));
+	codegen_emit(p, INSN_MOV64_REG(R2, R3));
+	/* r5 = tokens - cost; r3 = within */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R10, FP_COST));
+	codegen_emit(p, INSN_MOV64_REG(R5, R2));
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R5, R4));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_emit(p, INSN_JMP_IMM(BPF_JSLT, R5, 0, 2));
+	codegen_emit(p, INSN_MOV64_REG(R2, R5));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
+	/* base' = now - tokens; r0 = cmpxchg(word, base, base') */
+	codegen_emit(p, INSN_MOV64_REG(R4, R0));
+	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R4, R2));
+	codegen_emit(p, INSN_MOV64_REG(R0, R1));
+	codegen_emit(p, INSN_ATOMIC_CMPXCHG(BPF_DW, R9, R4, DATA(0, SET_DATA_LIMIT)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R0, R1, 0), l_done);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_TRIES));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, 1));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_TRIES));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, LIMIT_RETRIES, 0), l_retry);
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_label_bind(p, l_done);
+	/* if within ^ invert == 0 goto break */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, cb + C_INVERT));
+	codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R3, R2));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), ec->l_break);
 }
 
 /* r0 = &state[consts.count]; if r0 == NULL goto @l_null */
@@ -153,7 +290,11 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 	uint32_t l_new = codegen_label_new(p), l_end = codegen_label_new(p);
 	uint32_t l_half = codegen_label_new(p), l_live = codegen_label_new(p);
 	uint32_t l_full = codegen_label_new(p), l_half2 = codegen_label_new(p);
+	uint32_t l_stmts = codegen_label_new(p);
+	const struct expr_counter *c;
+	const struct expr_limit *l;
 
+	dynset_stmts(d, &c, &l);
 	if (fd <= 0 || ec->env->set_scratch_fd <= 0) {
 		if (!p->err)
 			p->err = -ENOENT;	/* the dataplane creates them first */
@@ -252,10 +393,21 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
 	if (dynset_timed(d))
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, ec->cbase + C_TIMEOUT));
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1,
-				     offsetof(struct codegen_set_half, data)));
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, HALF_SIZE +
-				     offsetof(struct codegen_set_half, data)));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, DATA(0, SET_DATA_TIMEOUT)));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, DATA(1, SET_DATA_TIMEOUT)));
+	/* its statements' state: counter zero, a full bucket (nft_limit_init),
+	 * flags */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, DATA(0, SET_DATA_PACKETS), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, DATA(0, SET_DATA_BYTES), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, DATA(0, SET_DATA_LIMIT), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, DATA(0, SET_DATA_FLAGS),
+				    (c || l) ? SET_STMTS_INLINE : 0));
+	if (l) {
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ktime_get_ns));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, ec->cbase + C_TOKENS_MAX));
+		codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R0, R1));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R0, DATA(0, SET_DATA_LIMIT)));
+	}
 	/* map_update_elem(set, key, r9, BPF_ANY) */
 	codegen_emit(p, INSN_MOV64_REG(R3, R9));
 	codegen_emit(p, INSN_MOV64_REG(R2, R10));
@@ -273,6 +425,17 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit_jmp(p, INSN_JA(0), l_nomatch);
 
 	codegen_label_bind(p, l_match);
+	if (c || l) {
+		/* r9 = the element in the map (a new one: look it up) */
+		codegen_emit(p, INSN_MOV64_REG(R2, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ID_OFF));
+		codegen_emit_ld_map(p, R1, fd);
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_stmts);
+		codegen_emit(p, INSN_MOV64_REG(R9, R0));
+		emit_stmts(p, ec, c, l);
+		codegen_label_bind(p, l_stmts);
+	}
 	if (d->invert)
 		codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
 	else

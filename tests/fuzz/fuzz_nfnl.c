@@ -124,7 +124,7 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 /* no packet path: no element it added */
 int dataplane_set_read(struct net *net, const struct set *s,
 		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
-				 uint64_t expires),
+				 uint64_t expires, const uint8_t *data),
 		       void *arg)
 {
 	(void)net;

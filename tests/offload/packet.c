@@ -474,11 +474,12 @@ struct seen {
 };
 
 static int seen_one(void *arg, const uint8_t *key, uint64_t timeout,
-		    uint64_t expires)
+		    uint64_t expires, const uint8_t *data)
 {
 	struct seen *s = arg;
 
 	(void)timeout;
+	(void)data;
 	if (s->n < 8) {
 		s->port[s->n] = (uint16_t)(key[0] << 8 | key[1]);
 		s->expires[s->n++] = expires;
