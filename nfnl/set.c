@@ -318,6 +318,10 @@ int nfnl_newset(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		    (d.flags & (NFT_SET_CONSTANT | NFT_SET_TIMEOUT)) ==
 			(NFT_SET_CONSTANT | NFT_SET_TIMEOUT))
 			return -EOPNOTSUPP;
+		/* nft_select_set_ops(): only rhash has ->update, no intervals */
+		if ((d.flags & (NFT_SET_EVAL | NFT_SET_INTERVAL)) ==
+		    (NFT_SET_EVAL | NFT_SET_INTERVAL))
+			return -EOPNOTSUPP;
 	}
 	if (cda[NFTA_SET_DATA_TYPE]) {
 		if (!(d.flags & NFT_SET_MAP))

@@ -433,6 +433,10 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_stmts);
 		codegen_emit(p, INSN_MOV64_REG(R9, R0));
+		/* an element the control plane added has none (the set's) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, DATA(0, SET_DATA_FLAGS)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, SET_STMTS_INLINE));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_stmts);
 		emit_stmts(p, ec, c, l);
 		codegen_label_bind(p, l_stmts);
 	}
