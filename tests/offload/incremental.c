@@ -633,3 +633,211 @@ Test(incremental_set, random_element_batches_match_the_model)
 		      aborts);
 	cr_assert_eq(verdict_ip(BIG - 1), NF_DROP);
 }
+
+/* ---- sets whose elements carry statements ---- */
+
+/* an element of @s with port key @port, linked as the control plane does,
+ * with a counter expression if @counted */
+static struct set_elem *port_elem(struct set *s, uint16_t port, bool counted)
+{
+	struct set_elem *e = calloc(1, sizeof(*e));
+
+	cr_assert(e);
+	e->genmask = genmask_cur(&net);
+	e->key.len = 2;
+	e->key.v[0] = port >> 8;
+	e->key.v[1] = port & 0xff;
+	if (counted) {
+		struct expr *x = calloc(1, EXPR_SIZE(sizeof(struct expr_counter)));
+
+		cr_assert(x);
+		x->type = EXPR_COUNTER;
+		x->size = EXPR_SIZE(sizeof(struct expr_counter));
+		e->exprs = x;
+		e->exprs_len = x->size;
+		e->nexprs = 1;
+	}
+	cr_assert_eq(ruleset_set_elem_link(s, e), 0);
+	return e;
+}
+
+static struct expr_counter *elem_counter_of(struct set_elem *e)
+{
+	return expr_priv(e->exprs);
+}
+
+/*
+ * udp dport @c drop with set c { counter; }, udp dport @p drop: a batch of
+ * c's elements takes the full prepare (element counter slots are given
+ * and taken back there), and the element it adds counts its own packets
+ * while the others keep their slots and counts; a batch of p's elements
+ * right after is incremental again.
+ */
+Test(incremental, element_batches_of_a_counted_set_are_full_prepares)
+{
+	struct set *c = tm_set(t, "c", 0, 2), *p = tm_set(t, "p", 0, 2);
+	struct dp_delta_elem de[1];
+	struct dp_delta d = { .elems = de, .nelems = 1 };
+	struct dp_error err = { 0 };
+	struct set_elem *e53, *e54, *e60;
+	struct dp_stats s0, s1, s2;
+	struct expr *x = calloc(1, EXPR_SIZE(sizeof(struct expr_counter)));
+	struct tm_rb rb = { 0 };
+	uint32_t slot53;
+	uint64_t pk, by;
+
+	cr_assert(x);
+	x->type = EXPR_COUNTER;
+	x->size = EXPR_SIZE(sizeof(struct expr_counter));
+	c->exprs = x;
+	c->exprs_len = x->size;
+	c->nexprs = 1;
+	e53 = port_elem(c, 53, true);
+	port_elem(p, 70, false);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_lookup(&rb, c, 4, false);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(base, &rb);
+	memset(&rb, 0, sizeof(rb));
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_lookup(&rb, p, 4, false);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	slot53 = elem_counter_of(e53)->slot;
+	cr_assert_neq(slot53, 0);
+	cr_assert_eq(verdict_for(53), NF_DROP);
+	cr_assert_eq(verdict_for(54), NF_ACCEPT);
+	cr_assert_eq(dataplane_counter_read(&net, slot53, &pk, &by), 0);
+	cr_assert_eq(pk, 1);
+
+	/* add 54 to c: a full prepare, 53 keeps its slot and count */
+	dataplane_stats(&net, &s0);
+	e54 = port_elem(c, 54, true);
+	de[0].set = c;
+	de[0].elem = e54;
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0, "%s",
+		     err.msg ? err.msg : "");
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares,
+		     "element statements: a full prepare");
+	cr_assert_eq(verdict_for(54), NF_ACCEPT, "not live before the flip");
+	dataplane_publish(&net);
+	tm_flip(&net);
+	cr_assert_eq(elem_counter_of(e53)->slot, slot53);
+	cr_assert_neq(elem_counter_of(e54)->slot, 0);
+	cr_assert_neq(elem_counter_of(e54)->slot, slot53);
+	cr_assert_eq(verdict_for(54), NF_DROP);
+	cr_assert_eq(verdict_for(54), NF_DROP);
+	cr_assert_eq(dataplane_counter_read(&net, elem_counter_of(e54)->slot,
+					    &pk, &by), 0);
+	cr_assert_eq(pk, 2, "54 counts its own packets");
+	cr_assert_eq(dataplane_counter_read(&net, slot53, &pk, &by), 0);
+	cr_assert_eq(pk, 1, "53 kept its count");
+
+	/* an element of p: incremental, c's counts untouched */
+	e60 = port_elem(p, 60, false);
+	de[0].set = p;
+	de[0].elem = e60;
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0, "%s",
+		     err.msg ? err.msg : "");
+	dataplane_stats(&net, &s2);
+	cr_assert_eq(s2.incremental_prepares, s1.incremental_prepares + 1,
+		     "a plain set's element batch: incremental");
+	dataplane_publish(&net);
+	tm_flip(&net);
+	cr_assert_eq(verdict_for(60), NF_DROP);
+	cr_assert_eq(verdict_for(53), NF_DROP);
+	cr_assert_eq(dataplane_counter_read(&net, slot53, &pk, &by), 0);
+	cr_assert_eq(pk, 2, "53 counted in its slot after the delta prepare");
+}
+
+/* ---- sets the packet path adds to (dynset) ---- */
+
+static int count_one(void *arg, const uint8_t *key, uint64_t timeout,
+		     uint64_t expires, const uint8_t *data)
+{
+	(void)key;
+	(void)timeout;
+	(void)expires;
+	(void)data;
+	++*(uint32_t *)arg;
+	return 0;
+}
+
+static uint32_t read_count(struct set *s)
+{
+	uint32_t n = 0;
+
+	cr_assert_eq(dataplane_set_read(&net, s, count_one, &n), 0);
+	return n;
+}
+
+/*
+ * add @d { udp dport } (size 4), udp dport @p drop: a batch of p's
+ * elements is incremental and leaves the elements packets added to d as
+ * they are; a batch of d's elements takes the full prepare, which keeps
+ * them and d's count (the fourth element fills d, a fifth is not added)
+ */
+Test(incremental, dynset_entries_survive_element_batches)
+{
+	struct set *d = tm_set(t, "d", 0x20 /* dynamic */, 2);
+	struct set *p = tm_set(t, "p", 0, 2);
+	struct dp_delta_elem de[1];
+	struct dp_delta dl = { .elems = de, .nelems = 1 };
+	struct dp_error err = { 0 };
+	struct dp_stats s0, s1, s2;
+	struct tm_rb rb = { 0 };
+	struct set_elem *e;
+
+	d->size = 4;
+	port_elem(p, 70, false);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_dynset(&rb, d, DYNSET_OP_ADD, 4, 0);
+	tm_rule(base, &rb);
+	memset(&rb, 0, sizeof(rb));
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_lookup(&rb, p, 4, false);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	cr_assert_eq(verdict_for(53), NF_ACCEPT);
+	cr_assert_eq(verdict_for(54), NF_ACCEPT);
+	cr_assert_eq(read_count(d), 2, "two added by packets");
+
+	/* an empty batch (the one after a full prepare is never incremental),
+	 * then an element of p: incremental; d's entries stay */
+	dl.nelems = 0;
+	cr_assert_eq(dataplane_prepare_delta(&net, &dl, &err), 0, "%s",
+		     err.msg ? err.msg : "");
+	dataplane_publish(&net);
+	tm_flip(&net);
+	dl.nelems = 1;
+	dataplane_stats(&net, &s0);
+	e = port_elem(p, 60, false);
+	de[0].set = p;
+	de[0].elem = e;
+	cr_assert_eq(dataplane_prepare_delta(&net, &dl, &err), 0, "%s",
+		     err.msg ? err.msg : "");
+	dataplane_publish(&net);
+	tm_flip(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
+	cr_assert_eq(verdict_for(60), NF_DROP);
+	cr_assert_eq(read_count(d), 3, "53, 54 and 60 (the dynset runs first)");
+
+	/* an element of d: a full prepare; the packet path's stay */
+	e = port_elem(d, 80, false);
+	de[0].set = d;
+	de[0].elem = e;
+	cr_assert_eq(dataplane_prepare_delta(&net, &dl, &err), 0, "%s",
+		     err.msg ? err.msg : "");
+	dataplane_publish(&net);
+	tm_flip(&net);
+	dataplane_stats(&net, &s2);
+	cr_assert_eq(s2.incremental_prepares, s1.incremental_prepares,
+		     "a dynamic set's element batch: a full prepare");
+	cr_assert_eq(read_count(d), 4, "53, 54, 60 and 80");
+	cr_assert_eq(verdict_for(55), NF_ACCEPT);
+	cr_assert_eq(read_count(d), 4, "full: 55 not added");
+}
