@@ -399,17 +399,30 @@ int offload_prog_load_ctx(const struct codegen_prog *p, const char *name,
 	opts.func_info = fi;
 	opts.func_info_cnt = p->nfuncs;
 	opts.func_info_rec_size = sizeof(*fi);
-	if (log && log_size) {
+	/* the verifier's log costs more than the verification (it formats
+	 * every instruction it walks) and a log longer than the buffer fails
+	 * the load: ask for it only to explain a refusal, or when
+	 * NFBPF_VERIFIER_LOG asks for it */
+	if (log && log_size)
 		log[0] = 0;
+	fd = -EINVAL;
+	if (!log || !log_size || !getenv("NFBPF_VERIFIER_LOG")) {
+		fd = bpf_prog_load(tc ? BPF_PROG_TYPE_SCHED_CLS :
+				   (enum bpf_prog_type)COMPAT_PROG_TYPE_NETFILTER,
+				   name, "GPL", p->insns, p->len, &opts);
+		if (fd < 0)
+			fd = -errno;
+	}
+	if (fd < 0 && fd != -ENOMEM && log && log_size) {
 		opts.log_buf = log;
 		opts.log_size = log_size;
 		opts.log_level = 1;
+		fd = bpf_prog_load(tc ? BPF_PROG_TYPE_SCHED_CLS :
+				   (enum bpf_prog_type)COMPAT_PROG_TYPE_NETFILTER,
+				   name, "GPL", p->insns, p->len, &opts);
+		if (fd < 0)
+			fd = -errno;
 	}
-	fd = bpf_prog_load(tc ? BPF_PROG_TYPE_SCHED_CLS :
-			   (enum bpf_prog_type)COMPAT_PROG_TYPE_NETFILTER, name,
-			   "GPL", p->insns, p->len, &opts);
-	if (fd < 0)
-		fd = -errno;
 out:
 	btf__free(btf);	/* the program holds its own reference */
 	free(fi);

@@ -9,8 +9,11 @@ umask 022
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SELF="$HERE/$(basename "${BASH_SOURCE[0]}")"
 CASES_DIR=${ORACLE_CASES:-$HERE/cases}
-CASE_TIMEOUT=${ORACLE_CASE_TIMEOUT:-60}   # seconds, per side, whole case
-CMD_TIMEOUT=${ORACLE_CMD_TIMEOUT:-20}     # seconds, per command
+# Timeouts catch hangs, not slowness: nfbpfd loads one walker program per
+# hook point, and rulesets/inet-many-chains (100 hook points) took 25 s on
+# a 2-core VM at load average 16 (0.13 s on the kernel).
+CASE_TIMEOUT=${ORACLE_CASE_TIMEOUT:-180}  # seconds, per side, whole case
+CMD_TIMEOUT=${ORACLE_CMD_TIMEOUT:-60}     # seconds, per command
 
 # Only these programs may appear as the first word of a case line.
 ALLOWED_CMDS=" nft iptables-nft ip6tables-nft ebtables-nft arptables-nft"
@@ -27,7 +30,7 @@ usage: $0 [--nfbpf-run PATH] [--kernel-only] [--filter GLOB] [-j N] [-v] [--keep
   -v                print the kernel transcript of every case
   --keep DIR        keep transcripts (DIR/<group>/<name>.{kernel,nfbpf})
   CASE              case name (group/name), group name, or path to a .t file
-env: ORACLE_CASE_TIMEOUT (60) ORACLE_CMD_TIMEOUT (20) NFBPF_SOCKET (passed through)
+env: ORACLE_CASE_TIMEOUT (180) ORACLE_CMD_TIMEOUT (60) NFBPF_SOCKET (passed through)
 EOF
 	exit 2
 }
