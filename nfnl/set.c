@@ -860,6 +860,66 @@ static bool elem_same_data(const struct set *s, const struct set_elem *a,
 	return data_eq(&a->data, &b->data);
 }
 
+/* in_fields - is every field of @q within [@lo, @hi] (concatenated ranges)? */
+static bool in_fields(const struct set *s, const uint8_t *q, const uint8_t *lo,
+		      const uint8_t *hi)
+{
+	uint32_t i, off = 0;
+
+	for (i = 0; i < s->nfields; i++) {
+		uint32_t l = s->field_len[i];
+
+		if (memcmp(q + off, lo + off, l) < 0 || memcmp(q + off, hi + off, l) > 0)
+			return false;
+		off += (l + 3u) & ~3u;
+	}
+	return true;
+}
+
+/*
+ * pipapo_get - the element nft_set_pipapo's lookup finds for @key: the
+ * first active (in @mask), unexpired element whose concatenated ranges
+ * hold every field of @key (a concatenation with intervals)
+ */
+static struct set_elem *pipapo_get(struct set *s, const struct data_value *key,
+				   uint8_t mask)
+{
+	struct set_elem *e;
+
+	list_for_each_entry(e, &s->elems, list)
+		if (active(e->genmask, mask) && !(e->flags & ELEM_F_CATCHALL) &&
+		    !expired(e) && in_fields(s, key->v, e->key.v, key_end(e)->v))
+			return e;
+	return NULL;
+}
+
+static bool set_is_pipapo(const struct set *s)
+{
+	return (s->flags & NFT_SET_INTERVAL) && s->nfields > 1;
+}
+
+/*
+ * pipapo_find - what nft_pipapo_insert() runs into when adding @k: the
+ * element holding @k's start if it is @k exactly, else -EEXIST when that
+ * start or @k's end lies in an element (a partial overlap: the kernel
+ * turns its -ENOTEMPTY into -EEXIST, create or not); one enclosing @k
+ * entirely is no clash
+ */
+static int pipapo_find(struct set *s, const struct set_elem *k, uint8_t mask,
+		       struct set_elem **old)
+{
+	struct set_elem *d = pipapo_get(s, &k->key, mask);
+
+	*old = NULL;
+	if (d) {
+		if (!data_eq(&d->key, &k->key) || !data_eq(key_end(d), key_end(k)))
+			return -EEXIST;
+		*old = d;
+		return 0;
+	}
+	return pipapo_get(s, key_end(k), mask) ? -EEXIST : 0;
+}
+
 static int elem_update(struct nfnl_ctx *ctx, struct set *s, struct set_elem *old,
 		       const struct set_elem *e);
 
@@ -877,7 +937,13 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 	err = elem_parse(ctx, s, attr, e, false);
 	if (err)
 		goto out_free;
-	old = elem_find(s, e, mask);
+	if (set_is_pipapo(s) && !(e->flags & ELEM_F_CATCHALL)) {
+		err = pipapo_find(s, e, mask, &old);
+		if (err)
+			goto out_free;
+	} else {
+		old = elem_find(s, e, mask);
+	}
 	if (old) {
 		err = (!elem_same_data(s, old, e) ||
 		       (ctx->nlh->nlmsg_flags & NLM_F_EXCL)) ? -EEXIST : 0;
@@ -1015,7 +1081,11 @@ int nfnl_delsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 
 		err = elem_parse(ctx, s, a, &k, true);
 		if (!err) {
-			e = elem_find(s, &k, mask);
+			/* pipapo deactivates what holds the start key */
+			if (set_is_pipapo(s) && !(k.flags & ELEM_F_CATCHALL))
+				e = pipapo_get(s, &k.key, mask);
+			else
+				e = elem_find(s, &k, mask);
 			err = e ? del_elem(ctx, s, e) : (destroy ? 0 : -ENOENT);
 		}
 		if (err) {
@@ -1024,22 +1094,6 @@ int nfnl_delsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		}
 	}
 	return 0;
-}
-
-/* in_fields - is every field of @q within [@lo, @hi] (concatenated ranges)? */
-static bool in_fields(const struct set *s, const uint8_t *q, const uint8_t *lo,
-		      const uint8_t *hi)
-{
-	uint32_t i, off = 0;
-
-	for (i = 0; i < s->nfields; i++) {
-		uint32_t l = s->field_len[i];
-
-		if (memcmp(q + off, lo + off, l) < 0 || memcmp(q + off, hi + off, l) > 0)
-			return false;
-		off += (l + 3u) & ~3u;
-	}
-	return true;
 }
 
 /*
