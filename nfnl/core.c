@@ -12,6 +12,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include "handlers.h"
+#include "ruleset_expr.h"
 #include "nfnl_compat.h"
 
 #define DGRAM_MAX	4096	/* what a recv buffer of one page holds */
@@ -342,6 +343,26 @@ struct notify_ctx {
 	struct nfnl_buf echo;		/* for the sender, if it asked */
 };
 
+/*
+ * notify_unbound_sets - nf_tables_unbind_set(): a deleted rule's anonymous
+ * sets (lookups, maps, object maps) go with it at commit, each announced
+ * by a DELSET right after the rule's
+ */
+static void notify_unbound_sets(struct nfnl_buf *b, struct net *net,
+				const struct trans *tr, uint16_t flags)
+{
+	const struct expr *e;
+
+	rule_for_each_expr(e, tr->rule) {
+		const struct ruleset_expr_ops *ops = ruleset_expr_ops[e->type];
+		struct set *s = ops->bound_set ? ops->bound_set(e) : NULL;
+
+		if (s && (s->flags & NFT_SET_ANONYMOUS) && !s->use)
+			nfnl_set_fill(b, net, tr->portid, tr->seq, NFT_MSG_DELSET,
+				      flags, s);
+	}
+}
+
 static void notify_one(const struct trans *tr, void *data)
 {
 	struct notify_ctx *nc = data;
@@ -377,7 +398,8 @@ static void notify_one(const struct trans *tr, void *data)
 			break;
 		case TRANS_NEWCHAIN:
 		case TRANS_DELCHAIN:
-			nfnl_chain_fill(b, net, tr->portid, tr->seq, ev,
+			nfnl_chain_fill(b, net, tr->portid, tr->seq,
+					ev | (tr->update ? NFNL_EV_HOOKS : 0),
 					flags & (NLM_F_CREATE | NLM_F_EXCL), tr->chain);
 			break;
 		case TRANS_NEWRULE:
@@ -393,6 +415,8 @@ static void notify_one(const struct trans *tr, void *data)
 			if (flags & (NLM_F_APPEND | NLM_F_REPLACE))
 				rflags |= NLM_F_APPEND;
 			nfnl_rule_fill(b, net, tr->portid, tr->seq, ev, rflags, r, prev);
+			if (tr->op == TRANS_DELRULE)
+				notify_unbound_sets(b, net, tr, rflags & ~NLM_F_APPEND);
 			break;
 		}
 		case TRANS_NEWSET:

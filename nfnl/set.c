@@ -412,6 +412,11 @@ void nfnl_set_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 	nfnl_put_str(b, NFTA_SET_TABLE, s->table->name);
 	nfnl_put_str(b, NFTA_SET_NAME, s->name);
 	nfnl_put_be64(b, NFTA_SET_HANDLE, s->handle);
+	if (event == NFT_MSG_DELSET) {
+		/* nf_tables_fill_set(): a deletion names the set, no more */
+		nfnl_msg_end(b, off);
+		return;
+	}
 	if (s->flags)
 		nfnl_put_be32(b, NFTA_SET_FLAGS, s->flags);
 	nfnl_put_be32(b, NFTA_SET_KEY_TYPE, s->ktype);

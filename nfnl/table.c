@@ -25,10 +25,15 @@ void nfnl_table_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 	size_t off = nfnl_msg_start(b, (NFNL_SUBSYS_NFTABLES << 8) | event,
 				    flags, seq, portid, t->family, nft_res_id(net));
 
+	/* nf_tables_fill_table_info()'s order; a deletion stops there */
 	nfnl_put_str(b, NFTA_TABLE_NAME, t->name);
-	nfnl_put_be32(b, NFTA_TABLE_FLAGS, t->flags & TABLE_F_MASK);
 	nfnl_put_be32(b, NFTA_TABLE_USE, t->use);
 	nfnl_put_be64(b, NFTA_TABLE_HANDLE, t->handle);
+	if (event == NFT_MSG_DELTABLE) {
+		nfnl_msg_end(b, off);
+		return;
+	}
+	nfnl_put_be32(b, NFTA_TABLE_FLAGS, t->flags & TABLE_F_MASK);
 	if (t->flags & NFT_TABLE_F_OWNER)
 		nfnl_put_be32(b, NFTA_TABLE_OWNER, t->owner);
 	nfnl_put_udata(b, NFTA_TABLE_USERDATA, &t->udata);
