@@ -1104,16 +1104,22 @@ int nfnl_delsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 /*
  * elem_get - what the kernel's set backend ->get() finds for key @k: the
  * exact element, or for interval sets the element whose range holds it
- * (rbtree: the start of the interval; pipapo: the element of the ranges).
+ * (pipapo: the element of the ranges; rbtree, __nft_rbtree_get(): a start
+ * query gets the start of the interval holding it, an end query (the key
+ * after a range, NFT_SET_ELEM_INTERVAL_END) the end closing that range)
  */
 static struct set_elem *elem_get(struct set *s, const struct set_elem *k,
 				 uint8_t mask)
 {
+	bool end = k->flags & NFT_SET_ELEM_INTERVAL_END;
 	struct set_elem *e, *best = NULL;
 
 	if (!(s->flags & NFT_SET_INTERVAL) || (k->flags & ELEM_F_CATCHALL))
 		return elem_find(s, k, mask);
 	list_for_each_entry(e, &s->elems, list) {
+		bool e_end = e->flags & NFT_SET_ELEM_INTERVAL_END;
+		int d;
+
 		if (!active(e->genmask, mask) || (e->flags & ELEM_F_CATCHALL) ||
 		    expired(e))
 			continue;
@@ -1122,15 +1128,23 @@ static struct set_elem *elem_get(struct set *s, const struct set_elem *k,
 				return e;
 			continue;
 		}
-		if (memcmp(e->key.v, k->key.v, s->klen) > 0)
+		d = memcmp(e->key.v, k->key.v, s->klen);
+		if (!d && e_end == end)
+			return e;
+		if (end) {
+			/* the least key above q */
+			if (d > 0 && (!best || memcmp(e->key.v, best->key.v, s->klen) < 0))
+				best = e;
+			continue;
+		}
+		if (d > 0)
 			continue;
 		/* the greatest key <= q; a start beats an end on the same key */
 		if (!best || memcmp(e->key.v, best->key.v, s->klen) > 0 ||
-		    (!memcmp(e->key.v, best->key.v, s->klen) &&
-		     !(e->flags & NFT_SET_ELEM_INTERVAL_END)))
+		    (!memcmp(e->key.v, best->key.v, s->klen) && !e_end))
 			best = e;
 	}
-	if (best && (best->flags & NFT_SET_ELEM_INTERVAL_END))
+	if (best && !(best->flags & NFT_SET_ELEM_INTERVAL_END) != !end)
 		return NULL;
 	return best;
 }
