@@ -266,6 +266,17 @@ struct set_elem {
 	struct userdata udata;
 };
 
+/*
+ * ruleset_elem_counts - does @e count in set->nelems (and so against its
+ * size)? nft_add_set_elem() counts neither the catch-all element nor the
+ * interval ends of an rbtree set (flags: NFT_SET_ELEM_INTERVAL_END 0x1,
+ * NFT_SET_ELEM_CATCHALL 0x2)
+ */
+static inline bool ruleset_elem_counts(const struct set_elem *e)
+{
+	return !(e->flags & 0x3);
+}
+
 /**
  * struct net - the nf_tables state of one network namespace
  * @list: in the daemon's namespace list

@@ -689,7 +689,8 @@ static void set_gc(struct set *s)
 			e->verdict.chain->use--;
 		if (e->obj)
 			e->obj->use--;
-		s->nelems--;
+		if (ruleset_elem_counts(e))
+			s->nelems--;
 		ruleset_elem_free(e);
 	}
 }
@@ -956,8 +957,11 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 			err = elem_update(ctx, s, old, e);
 		goto out_free;
 	}
-	if (!(e->flags & ELEM_F_CATCHALL) &&
-	    ((s->size && s->nelems >= s->size) || s->nelems >= SET_ELEMS_MAX)) {
+	/* the daemon's cap bounds entries: an interval counts two */
+	if (ruleset_elem_counts(e) &&
+	    ((s->size && s->nelems >= s->size) ||
+	     s->nelems >= (s->flags & NFT_SET_INTERVAL ? SET_ELEMS_MAX / 2 :
+			   SET_ELEMS_MAX))) {
 		err = -ENFILE;
 		goto out_free;
 	}
@@ -978,7 +982,8 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 		free(tr);
 		goto out_unref;
 	}
-	s->nelems++;
+	if (ruleset_elem_counts(e))
+		s->nelems++;
 	return 0;
 
 out_unref:
@@ -1025,7 +1030,8 @@ static int del_elem(struct nfnl_ctx *ctx, struct set *s, struct set_elem *e)
 		e->verdict.chain->use--;
 	if (e->obj)
 		e->obj->use--;
-	s->nelems--;
+	if (ruleset_elem_counts(e))
+		s->nelems--;
 	return 0;
 }
 
