@@ -8,3 +8,5 @@ nft add table ip keep { flags owner\; }
 nft add table ip o3
 nft add table ip o3 { flags owner\; }
 nft -a list ruleset
+nft -f @FILE.b
+nft list tables
