@@ -673,6 +673,71 @@ static bool expired(const struct set_elem *e)
  * set_gc - drop the expired elements no pending change refers to, as the
  * kernel's set garbage collection does (silently, outside transactions)
  */
+static void gc_elem(struct set *s, struct set_elem *e)
+{
+	dataplane_elem_gc(s->table->net, s, e);
+	ruleset_set_elem_unlink(s, e);
+	if (e->verdict.chain)
+		e->verdict.chain->use--;
+	if (e->obj)
+		e->obj->use--;
+	if (ruleset_elem_counts(e))
+		s->nelems--;
+	ruleset_elem_free(e);
+}
+
+/* key order; on the same key an interval end sorts before a start */
+static int elem_key_cmp(const void *a, const void *b, void *arg)
+{
+	const struct set_elem *x = *(struct set_elem *const *)a;
+	const struct set_elem *y = *(struct set_elem *const *)b;
+	int d = memcmp(x->key.v, y->key.v, *(const uint32_t *)arg);
+
+	if (d)
+		return d;
+	return (int)(y->flags & NFT_SET_ELEM_INTERVAL_END) -
+	       (int)(x->flags & NFT_SET_ELEM_INTERVAL_END);
+}
+
+/*
+ * gc_interval_ends - nft_rbtree_gc(): an expired interval start goes with
+ * its end element (the next key up, which has no timeout of its own)
+ */
+static void gc_interval_ends(struct set *s, uint64_t now)
+{
+	struct set_elem *e, **v;
+	bool any = false;
+	size_t n = 0, i;
+
+	list_for_each_entry(e, &s->elems, list) {
+		if (e->genmask || (e->flags & ELEM_F_CATCHALL))
+			continue;
+		n++;
+		if (!(e->flags & NFT_SET_ELEM_INTERVAL_END) &&
+		    ruleset_elem_expired(e, now))
+			any = true;
+	}
+	if (!any)
+		return;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return;	/* the ends stay until the next collection */
+	n = 0;
+	list_for_each_entry(e, &s->elems, list)
+		if (!e->genmask && !(e->flags & ELEM_F_CATCHALL))
+			v[n++] = e;
+	qsort_r(v, n, sizeof(*v), elem_key_cmp, &s->klen);
+	for (i = 0; i + 1 < n; i++) {
+		if ((v[i]->flags & NFT_SET_ELEM_INTERVAL_END) ||
+		    !ruleset_elem_expired(v[i], now) ||
+		    !(v[i + 1]->flags & NFT_SET_ELEM_INTERVAL_END))
+			continue;
+		gc_elem(s, v[i + 1]);
+		i++;
+	}
+	free(v);
+}
+
 static void set_gc(struct set *s)
 {
 	struct set_elem *e, *en;
@@ -680,18 +745,12 @@ static void set_gc(struct set *s)
 
 	if (!(s->flags & NFT_SET_TIMEOUT) || ruleset_jiffies_now(&now))
 		return;
+	if ((s->flags & NFT_SET_INTERVAL) && s->nfields <= 1)
+		gc_interval_ends(s, now);
 	list_for_each_entry_safe(e, en, &s->elems, list) {
 		if (e->genmask || !ruleset_elem_expired(e, now))
 			continue;
-		dataplane_elem_gc(s->table->net, s, e);
-		ruleset_set_elem_unlink(s, e);
-		if (e->verdict.chain)
-			e->verdict.chain->use--;
-		if (e->obj)
-			e->obj->use--;
-		if (ruleset_elem_counts(e))
-			s->nelems--;
-		ruleset_elem_free(e);
+		gc_elem(s, e);
 	}
 }
 
