@@ -166,6 +166,7 @@ struct rule {
 	uint64_t handle;
 	uint64_t uid;
 	uint8_t genmask;
+	bool gone;	/* its deletion is announced: commit events skip it */
 	uint32_t dlen;
 	uint32_t nexprs;
 	struct expr *exprs;
