@@ -189,8 +189,19 @@ mon_start() {
 	: >"$WORK/mon"
 	ip netns exec "$NETNS" "${WRAPPER[@]}" stdbuf -oL "$@" >"$WORK/mon" 2>"$WORK/mon.err" </dev/null &
 	MON_PID=$!
-	# it is subscribed once it reports a probe
-	local k
+	# Probes change the generation: their number must not depend on
+	# timing. Wait until nft sleeps steadily (its cache read, then the
+	# subscription, are done), then one probe normally suffices.
+	local k n=0 st
+	for ((k = 0; k < 400 && n < 8; k++)); do
+		st=$(awk '{print $3}' "/proc/$MON_PID/stat" 2>/dev/null)
+		if [[ $(cat "/proc/$MON_PID/comm" 2>/dev/null) == nft && $st == S ]]; then
+			((n++))
+		else
+			n=0
+		fi
+		sleep 0.05
+	done
 	for ((k = 0; k < 40; k++)); do
 		mon_probe 1 && break
 	done
