@@ -240,6 +240,12 @@ void nfnl_out_compact(struct nfnl_out *o);
 void nfnl_rcv(struct client *cl, const void *data, size_t len);
 
 /**
+ * nfnl_client_release - @cl's socket closed: drop the tables it owns
+ * (NFT_TABLE_F_OWNER), as the kernel does on NETLINK_URELEASE
+ */
+void nfnl_client_release(struct client *cl);
+
+/**
  * nfnl_multicast - deliver @len bytes of messages as one datagram to every
  * client of @net in @group, but @exclude_portid. Implemented by the daemon.
  */

@@ -166,6 +166,7 @@ struct rule {
 	uint64_t handle;
 	uint64_t uid;
 	uint8_t genmask;
+	bool gone;	/* its deletion is announced: commit events skip it */
 	uint32_t dlen;
 	uint32_t nexprs;
 	struct expr *exprs;
@@ -290,6 +291,17 @@ struct set_elem {
 	bool dyn;	/* added by the packet path with statements, whose
 			 * state its map entry keeps (dynset) */
 };
+
+/*
+ * ruleset_elem_counts - does @e count in set->nelems (and so against its
+ * size)? nft_add_set_elem() counts neither the catch-all element nor the
+ * interval ends of an rbtree set (flags: NFT_SET_ELEM_INTERVAL_END 0x1,
+ * NFT_SET_ELEM_CATCHALL 0x2)
+ */
+static inline bool ruleset_elem_counts(const struct set_elem *e)
+{
+	return !(e->flags & 0x3);
+}
 
 /**
  * struct net - the nf_tables state of one network namespace

@@ -19,6 +19,8 @@ struct ruleset_expr_ops {
 	size_t size;
 	void (*activate)(struct expr *e);
 	void (*deactivate)(struct expr *e);
+	/* the set the expression is bound to (lookup, object map), or NULL */
+	struct set *(*bound_set)(const struct expr *e);
 };
 
 extern const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX];

@@ -115,13 +115,21 @@ void nfnl_chain_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 		     uint32_t seq, int event, uint16_t flags,
 		     const struct chain *c)
 {
-	size_t off = nfnl_msg_start(b, (NFNL_SUBSYS_NFTABLES << 8) | event,
-				    flags, seq, portid, c->table->family,
-				    nft_res_id(net));
+	bool hooks = event & NFNL_EV_HOOKS;
+	size_t off;
+
+	event &= ~NFNL_EV_HOOKS;
+	off = nfnl_msg_start(b, (NFNL_SUBSYS_NFTABLES << 8) | event, flags,
+			     seq, portid, c->table->family, nft_res_id(net));
 
 	nfnl_put_str(b, NFTA_CHAIN_TABLE, c->table->name);
 	nfnl_put_str(b, NFTA_CHAIN_NAME, c->name);
 	nfnl_put_be64(b, NFTA_CHAIN_HANDLE, c->handle);
+	if (event == NFT_MSG_DELCHAIN && !hooks) {
+		/* nf_tables_fill_chain_info(): a deleted chain is named only */
+		nfnl_msg_end(b, off);
+		return;
+	}
 	if (c->base) {
 		dump_hook(b, c->table, c->base);
 		nfnl_put_be32(b, NFTA_CHAIN_POLICY, c->base->policy);

@@ -12,6 +12,8 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include "handlers.h"
+#include "ruleset_expr.h"
+#include "expr/immediate.h"
 #include "nfnl_compat.h"
 
 #define DGRAM_MAX	4096	/* what a recv buffer of one page holds */
@@ -342,6 +344,64 @@ struct notify_ctx {
 	struct nfnl_buf echo;		/* for the sender, if it asked */
 };
 
+/*
+ * notify_unbound_sets - nf_tables_unbind_set(): a deleted rule's anonymous
+ * sets (lookups, maps, object maps) go with it at commit, each announced
+ * by a DELSET right after the rule's
+ */
+static void notify_unbound_sets(struct nfnl_buf *b, struct net *net,
+				const struct trans *tr, const struct rule *r,
+				uint16_t flags, unsigned int depth)
+{
+	const struct expr *e;
+
+	rule_for_each_expr(e, r) {
+		const struct ruleset_expr_ops *ops = ruleset_expr_ops[e->type];
+		const struct expr_immediate *im = expr_priv(e);
+		struct set *s = ops->bound_set ? ops->bound_set(e) : NULL;
+		const struct rule *br;
+
+		if (s && (s->flags & NFT_SET_ANONYMOUS) && !s->use)
+			nfnl_set_fill(b, net, tr->portid, tr->seq, NFT_MSG_DELSET,
+				      flags, s);
+		/* a binding chain's rules go with it, their sets too */
+		if (e->type != EXPR_IMMEDIATE || im->dreg != REG_VERDICT ||
+		    !im->verdict.chain ||
+		    !(im->verdict.chain->flags & CHAIN_F_BINDING) ||
+		    depth >= 16)	/* NFT_JUMP_STACK_SIZE */
+			continue;
+		list_for_each_entry(br, &im->verdict.chain->rules, list)
+			notify_unbound_sets(b, net, tr, br, flags, depth + 1);
+	}
+}
+
+/* the neighbours of @r in its chain, deletions announced so far left out */
+static const struct rule *rule_before(const struct rule *r)
+{
+	const struct list_head *p;
+
+	for (p = r->list.prev; p != &r->chain->rules; p = p->prev) {
+		const struct rule *o = list_entry(p, struct rule, list);
+
+		if (!o->gone)
+			return o;
+	}
+	return NULL;
+}
+
+static const struct rule *rule_after(const struct rule *r)
+{
+	const struct list_head *p;
+
+	for (p = r->list.next; p != &r->chain->rules; p = p->next) {
+		const struct rule *o = list_entry(p, struct rule, list);
+
+		if (!o->gone)
+			return o;
+	}
+	return NULL;
+}
+
 static void notify_one(const struct trans *tr, void *data)
 {
 	struct notify_ctx *nc = data;
@@ -364,6 +424,8 @@ static void notify_one(const struct trans *tr, void *data)
 
 	if (tr->binding)
 		return;	/* a bound chain goes silently with its rule */
+	if (tr->op == TRANS_DELRULE)
+		tr->rule->gone = true;
 	for (i = 0; i < 2; i++) {
 		struct nfnl_buf *b = bufs[i];
 
@@ -377,22 +439,28 @@ static void notify_one(const struct trans *tr, void *data)
 			break;
 		case TRANS_NEWCHAIN:
 		case TRANS_DELCHAIN:
-			nfnl_chain_fill(b, net, tr->portid, tr->seq, ev,
+			nfnl_chain_fill(b, net, tr->portid, tr->seq,
+					ev | (tr->update ? NFNL_EV_HOOKS : 0),
 					flags & (NLM_F_CREATE | NLM_F_EXCL), tr->chain);
 			break;
 		case TRANS_NEWRULE:
 		case TRANS_DELRULE: {
 			const struct rule *r = tr->rule, *prev = NULL;
-			struct list_head *rules = &r->chain->rules;
 			uint16_t rflags = flags & (NLM_F_CREATE | NLM_F_EXCL);
 
-			/* nf_tables_rule_notify(): position only in the middle */
-			if (tr->op == TRANS_NEWRULE && rules->next != &r->list &&
-			    rules->prev != &r->list)
-				prev = list_entry(r->list.prev, struct rule, list);
+			/*
+			 * nf_tables_rule_notify(): position only in the
+			 * middle, of the list as the commit has it then:
+			 * without the rules whose deletion came before
+			 */
+			if (tr->op == TRANS_NEWRULE && rule_after(r))
+				prev = rule_before(r);
 			if (flags & (NLM_F_APPEND | NLM_F_REPLACE))
 				rflags |= NLM_F_APPEND;
 			nfnl_rule_fill(b, net, tr->portid, tr->seq, ev, rflags, r, prev);
+			if (tr->op == TRANS_DELRULE)
+				notify_unbound_sets(b, net, tr, tr->rule,
+						    rflags & ~NLM_F_APPEND, 0);
 			break;
 		}
 		case TRANS_NEWSET:
@@ -416,31 +484,69 @@ static void notify_one(const struct trans *tr, void *data)
 	}
 }
 
+/*
+ * nft_commit_notify() coalesces a commit's events into datagrams of less
+ * than NLMSG_GOODSIZE bytes (a larger event goes alone); the generation
+ * follows in a datagram of its own. Clients see the boundaries: a monitor
+ * that queries while handling a datagram consumes what arrives meanwhile.
+ */
+#define NLMSG_GOODSIZE	3776	/* 4 KiB pages, x86-64 skb_shared_info */
+
+/* chunk_end - where the datagram starting at @off of @b ends */
+static size_t chunk_end(const struct nfnl_buf *b, size_t off)
+{
+	const struct nlmsghdr *nlh = (const void *)(b->data + off);
+	size_t end = off + NLMSG_ALIGN(nlh->nlmsg_len);
+
+	while (end + NLMSG_HDRLEN <= b->len) {
+		nlh = (const void *)(b->data + end);
+		if (end - off + NLMSG_ALIGN(nlh->nlmsg_len) >= NLMSG_GOODSIZE)
+			break;
+		end += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	return end < b->len ? end : b->len;
+}
+
 static void send_events(struct client *cl, struct notify_ctx *nc, struct tx *tx)
 {
 	struct net *net = cl->net;
+	struct nfnl_buf gen;
+	size_t off, end;
 
-	if (nfnl_has_listeners(net, NFNLGRP_NFTABLES)) {
-		nfnl_gen_fill(&nc->events, net, tx->portid, tx->seq,
-			      NFT_MSG_NEWGEN, tx->pid, tx->comm);
-		if (!nc->events.err)
+	nfnl_buf_init(&gen);
+	nfnl_gen_fill(&gen, net, tx->portid, tx->seq, NFT_MSG_NEWGEN, tx->pid,
+		      tx->comm);
+	if (nfnl_has_listeners(net, NFNLGRP_NFTABLES) && !nc->events.err &&
+	    !gen.err) {
+		for (off = 0; off < nc->events.len; off = end) {
+			end = chunk_end(&nc->events, off);
 			nfnl_multicast(net, NFNLGRP_NFTABLES,
 				       nc->echo.len ? cl->portid : 0,
-				       nc->events.data, nc->events.len);
+				       nc->events.data + off, end - off);
+		}
+		nfnl_multicast(net, NFNLGRP_NFTABLES,
+			       nc->echo.len ? cl->portid : 0, gen.data, gen.len);
 	}
-	if (nc->echo.len && !nc->echo.err) {
-		nfnl_out_cut(&cl->out);
-		if (nfnl_buf_reserve(&cl->out.buf, nc->echo.len)) {
-			memcpy(cl->out.buf.data + cl->out.buf.len, nc->echo.data,
-			       nc->echo.len);
-			cl->out.buf.len += nc->echo.len;
+	if (nc->echo.len && !nc->echo.err && !gen.err) {
+		for (off = 0; off < nc->echo.len; off = end) {
+			end = chunk_end(&nc->echo, off);
+			nfnl_out_cut(&cl->out);
+			if (nfnl_buf_reserve(&cl->out.buf, end - off)) {
+				memcpy(cl->out.buf.data + cl->out.buf.len,
+				       nc->echo.data + off, end - off);
+				cl->out.buf.len += end - off;
+			}
 		}
 		nfnl_out_cut(&cl->out);
 		/* nf_tables_gen_notify() reports the generation to it too */
-		nfnl_gen_fill(&cl->out.buf, net, tx->portid, tx->seq,
-			      NFT_MSG_NEWGEN, tx->pid, tx->comm);
+		if (nfnl_buf_reserve(&cl->out.buf, gen.len)) {
+			memcpy(cl->out.buf.data + cl->out.buf.len, gen.data,
+			       gen.len);
+			cl->out.buf.len += gen.len;
+		}
 		nfnl_out_cut(&cl->out);
 	}
+	nfnl_buf_fini(&gen);
 }
 
 struct pending_err {

@@ -144,6 +144,7 @@ static int ep_mod(struct conn *c, int fd, uint32_t events, int op)
 static void conn_free(struct conn *c)
 {
 	list_del(&c->list);
+	nfnl_client_release(&c->cl);
 	epoll_ctl(d.epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	if (c->ctl >= 0) {

@@ -67,6 +67,11 @@ int nfnl_newchain(struct nfnl_ctx *ctx, const struct nlattr **cda);
 int nfnl_delchain(struct nfnl_ctx *ctx, const struct nlattr **cda);
 int nfnl_getchain(struct nfnl_ctx *ctx, const struct nlattr **cda);
 int nfnl_dumpchains(struct nfnl_ctx *ctx, const struct nlattr **cda);
+/*
+ * nfnl_chain_fill - a chain message; a DELCHAIN event names the chain only,
+ * unless @event has NFNL_EV_HOOKS (devices leaving a netdev chain)
+ */
+#define NFNL_EV_HOOKS	0x10000
 void nfnl_chain_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 		     uint32_t seq, int event, uint16_t flags,
 		     const struct chain *c);

@@ -506,6 +506,11 @@ void nfnl_set_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 	nfnl_put_str(b, NFTA_SET_TABLE, s->table->name);
 	nfnl_put_str(b, NFTA_SET_NAME, s->name);
 	nfnl_put_be64(b, NFTA_SET_HANDLE, s->handle);
+	if (event == NFT_MSG_DELSET) {
+		/* nf_tables_fill_set(): a deletion names the set, no more */
+		nfnl_msg_end(b, off);
+		return;
+	}
 	if (s->flags)
 		nfnl_put_be32(b, NFTA_SET_FLAGS, s->flags);
 	nfnl_put_be32(b, NFTA_SET_KEY_TYPE, s->ktype);
@@ -768,6 +773,71 @@ static bool expired(const struct set_elem *e)
  * set_gc - drop the expired elements no pending change refers to, as the
  * kernel's set garbage collection does (silently, outside transactions)
  */
+static void gc_elem(struct set *s, struct set_elem *e)
+{
+	dataplane_elem_gc(s->table->net, s, e);
+	ruleset_set_elem_unlink(s, e);
+	if (e->verdict.chain)
+		e->verdict.chain->use--;
+	if (e->obj)
+		e->obj->use--;
+	if (ruleset_elem_counts(e))
+		s->nelems--;
+	ruleset_elem_free(e);
+}
+
+/* key order; on the same key an interval end sorts before a start */
+static int elem_key_cmp(const void *a, const void *b, void *arg)
+{
+	const struct set_elem *x = *(struct set_elem *const *)a;
+	const struct set_elem *y = *(struct set_elem *const *)b;
+	int d = memcmp(x->key.v, y->key.v, *(const uint32_t *)arg);
+
+	if (d)
+		return d;
+	return (int)(y->flags & NFT_SET_ELEM_INTERVAL_END) -
+	       (int)(x->flags & NFT_SET_ELEM_INTERVAL_END);
+}
+
+/*
+ * gc_interval_ends - nft_rbtree_gc(): an expired interval start goes with
+ * its end element (the next key up, which has no timeout of its own)
+ */
+static void gc_interval_ends(struct set *s, uint64_t now)
+{
+	struct set_elem *e, **v;
+	bool any = false;
+	size_t n = 0, i;
+
+	list_for_each_entry(e, &s->elems, list) {
+		if (e->genmask || (e->flags & ELEM_F_CATCHALL))
+			continue;
+		n++;
+		if (!(e->flags & NFT_SET_ELEM_INTERVAL_END) &&
+		    ruleset_elem_expired(e, now))
+			any = true;
+	}
+	if (!any)
+		return;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return;	/* the ends stay until the next collection */
+	n = 0;
+	list_for_each_entry(e, &s->elems, list)
+		if (!e->genmask && !(e->flags & ELEM_F_CATCHALL))
+			v[n++] = e;
+	qsort_r(v, n, sizeof(*v), elem_key_cmp, &s->klen);
+	for (i = 0; i + 1 < n; i++) {
+		if ((v[i]->flags & NFT_SET_ELEM_INTERVAL_END) ||
+		    !ruleset_elem_expired(v[i], now) ||
+		    !(v[i + 1]->flags & NFT_SET_ELEM_INTERVAL_END))
+			continue;
+		gc_elem(s, v[i + 1]);
+		i++;
+	}
+	free(v);
+}
+
 static void set_gc(struct set *s)
 {
 	struct set_elem *e, *en;
@@ -775,17 +845,12 @@ static void set_gc(struct set *s)
 
 	if (!(s->flags & NFT_SET_TIMEOUT) || ruleset_jiffies_now(&now))
 		return;
+	if ((s->flags & NFT_SET_INTERVAL) && s->nfields <= 1)
+		gc_interval_ends(s, now);
 	list_for_each_entry_safe(e, en, &s->elems, list) {
 		if (e->genmask || !ruleset_elem_expired(e, now))
 			continue;
-		dataplane_elem_gc(s->table->net, s, e);
-		ruleset_set_elem_unlink(s, e);
-		if (e->verdict.chain)
-			e->verdict.chain->use--;
-		if (e->obj)
-			e->obj->use--;
-		s->nelems--;
-		ruleset_elem_free(e);
+		gc_elem(s, e);
 	}
 }
 
@@ -1167,6 +1232,66 @@ static bool elem_same_data(const struct set *s, const struct set_elem *a,
 	return data_eq(&a->data, &b->data);
 }
 
+/* in_fields - is every field of @q within [@lo, @hi] (concatenated ranges)? */
+static bool in_fields(const struct set *s, const uint8_t *q, const uint8_t *lo,
+		      const uint8_t *hi)
+{
+	uint32_t i, off = 0;
+
+	for (i = 0; i < s->nfields; i++) {
+		uint32_t l = s->field_len[i];
+
+		if (memcmp(q + off, lo + off, l) < 0 || memcmp(q + off, hi + off, l) > 0)
+			return false;
+		off += (l + 3u) & ~3u;
+	}
+	return true;
+}
+
+/*
+ * pipapo_get - the element nft_set_pipapo's lookup finds for @key: the
+ * first active (in @mask), unexpired element whose concatenated ranges
+ * hold every field of @key (a concatenation with intervals)
+ */
+static struct set_elem *pipapo_get(struct set *s, const struct data_value *key,
+				   uint8_t mask)
+{
+	struct set_elem *e;
+
+	list_for_each_entry(e, &s->elems, list)
+		if (active(e->genmask, mask) && !(e->flags & ELEM_F_CATCHALL) &&
+		    !expired(e) && in_fields(s, key->v, e->key.v, key_end(e)->v))
+			return e;
+	return NULL;
+}
+
+static bool set_is_pipapo(const struct set *s)
+{
+	return (s->flags & NFT_SET_INTERVAL) && s->nfields > 1;
+}
+
+/*
+ * pipapo_find - what nft_pipapo_insert() runs into when adding @k: the
+ * element holding @k's start if it is @k exactly, else -EEXIST when that
+ * start or @k's end lies in an element (a partial overlap: the kernel
+ * turns its -ENOTEMPTY into -EEXIST, create or not); one enclosing @k
+ * entirely is no clash
+ */
+static int pipapo_find(struct set *s, const struct set_elem *k, uint8_t mask,
+		       struct set_elem **old)
+{
+	struct set_elem *d = pipapo_get(s, &k->key, mask);
+
+	*old = NULL;
+	if (d) {
+		if (!data_eq(&d->key, &k->key) || !data_eq(key_end(d), key_end(k)))
+			return -EEXIST;
+		*old = d;
+		return 0;
+	}
+	return pipapo_get(s, key_end(k), mask) ? -EEXIST : 0;
+}
+
 static int elem_update(struct nfnl_ctx *ctx, struct set *s, struct set_elem *old,
 		       const struct set_elem *e);
 
@@ -1184,7 +1309,13 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 	err = elem_parse(ctx, s, attr, e, false);
 	if (err)
 		goto out_free;
-	old = elem_find(s, e, mask);
+	if (set_is_pipapo(s) && !(e->flags & ELEM_F_CATCHALL)) {
+		err = pipapo_find(s, e, mask, &old);
+		if (err)
+			goto out_free;
+	} else {
+		old = elem_find(s, e, mask);
+	}
 	if (old) {
 		err = (!elem_same_data(s, old, e) ||
 		       (ctx->nlh->nlmsg_flags & NLM_F_EXCL)) ? -EEXIST : 0;
@@ -1192,8 +1323,11 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 			err = elem_update(ctx, s, old, e);
 		goto out_free;
 	}
-	if (!(e->flags & ELEM_F_CATCHALL) &&
-	    ((s->size && s->nelems >= s->size) || s->nelems >= SET_ELEMS_MAX)) {
+	/* the daemon's cap bounds entries: an interval counts two */
+	if (ruleset_elem_counts(e) &&
+	    ((s->size && s->nelems >= s->size) ||
+	     s->nelems >= (s->flags & NFT_SET_INTERVAL ? SET_ELEMS_MAX / 2 :
+			   SET_ELEMS_MAX))) {
 		err = -ENFILE;
 		goto out_free;
 	}
@@ -1214,7 +1348,8 @@ static int add_elem(struct nfnl_ctx *ctx, struct set *s, const struct nlattr *at
 		free(tr);
 		goto out_unref;
 	}
-	s->nelems++;
+	if (ruleset_elem_counts(e))
+		s->nelems++;
 	return 0;
 
 out_unref:
@@ -1261,7 +1396,8 @@ static int del_elem(struct nfnl_ctx *ctx, struct set *s, struct set_elem *e)
 		e->verdict.chain->use--;
 	if (e->obj)
 		e->obj->use--;
-	s->nelems--;
+	if (ruleset_elem_counts(e))
+		s->nelems--;
 	return 0;
 }
 
@@ -1322,7 +1458,11 @@ int nfnl_delsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 
 		err = elem_parse(ctx, s, a, &k, true);
 		if (!err) {
-			e = elem_find(s, &k, mask);
+			/* pipapo deactivates what holds the start key */
+			if (set_is_pipapo(s) && !(k.flags & ELEM_F_CATCHALL))
+				e = pipapo_get(s, &k.key, mask);
+			else
+				e = elem_find(s, &k, mask);
 			err = e ? del_elem(ctx, s, e) : (destroy ? 0 : -ENOENT);
 		}
 		if (err) {
@@ -1333,35 +1473,25 @@ int nfnl_delsetelem(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	return 0;
 }
 
-/* in_fields - is every field of @q within [@lo, @hi] (concatenated ranges)? */
-static bool in_fields(const struct set *s, const uint8_t *q, const uint8_t *lo,
-		      const uint8_t *hi)
-{
-	uint32_t i, off = 0;
-
-	for (i = 0; i < s->nfields; i++) {
-		uint32_t l = s->field_len[i];
-
-		if (memcmp(q + off, lo + off, l) < 0 || memcmp(q + off, hi + off, l) > 0)
-			return false;
-		off += (l + 3u) & ~3u;
-	}
-	return true;
-}
-
 /*
  * elem_get - what the kernel's set backend ->get() finds for key @k: the
  * exact element, or for interval sets the element whose range holds it
- * (rbtree: the start of the interval; pipapo: the element of the ranges).
+ * (pipapo: the element of the ranges; rbtree, __nft_rbtree_get(): a start
+ * query gets the start of the interval holding it, an end query (the key
+ * after a range, NFT_SET_ELEM_INTERVAL_END) the end closing that range)
  */
 static struct set_elem *elem_get(struct set *s, const struct set_elem *k,
 				 uint8_t mask)
 {
+	bool end = k->flags & NFT_SET_ELEM_INTERVAL_END;
 	struct set_elem *e, *best = NULL;
 
 	if (!(s->flags & NFT_SET_INTERVAL) || (k->flags & ELEM_F_CATCHALL))
 		return elem_find(s, k, mask);
 	list_for_each_entry(e, &s->elems, list) {
+		bool e_end = e->flags & NFT_SET_ELEM_INTERVAL_END;
+		int d;
+
 		if (!active(e->genmask, mask) || (e->flags & ELEM_F_CATCHALL) ||
 		    expired(e))
 			continue;
@@ -1370,15 +1500,23 @@ static struct set_elem *elem_get(struct set *s, const struct set_elem *k,
 				return e;
 			continue;
 		}
-		if (memcmp(e->key.v, k->key.v, s->klen) > 0)
+		d = memcmp(e->key.v, k->key.v, s->klen);
+		if (!d && e_end == end)
+			return e;
+		if (end) {
+			/* the least key above q */
+			if (d > 0 && (!best || memcmp(e->key.v, best->key.v, s->klen) < 0))
+				best = e;
+			continue;
+		}
+		if (d > 0)
 			continue;
 		/* the greatest key <= q; a start beats an end on the same key */
 		if (!best || memcmp(e->key.v, best->key.v, s->klen) > 0 ||
-		    (!memcmp(e->key.v, best->key.v, s->klen) &&
-		     !(e->flags & NFT_SET_ELEM_INTERVAL_END)))
+		    (!memcmp(e->key.v, best->key.v, s->klen) && !e_end))
 			best = e;
 	}
-	if (best && (best->flags & NFT_SET_ELEM_INTERVAL_END))
+	if (best && !(best->flags & NFT_SET_ELEM_INTERVAL_END) != !end)
 		return NULL;
 	return best;
 }

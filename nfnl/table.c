@@ -25,10 +25,15 @@ void nfnl_table_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 	size_t off = nfnl_msg_start(b, (NFNL_SUBSYS_NFTABLES << 8) | event,
 				    flags, seq, portid, t->family, nft_res_id(net));
 
+	/* nf_tables_fill_table_info()'s order; a deletion stops there */
 	nfnl_put_str(b, NFTA_TABLE_NAME, t->name);
-	nfnl_put_be32(b, NFTA_TABLE_FLAGS, t->flags & TABLE_F_MASK);
 	nfnl_put_be32(b, NFTA_TABLE_USE, t->use);
 	nfnl_put_be64(b, NFTA_TABLE_HANDLE, t->handle);
+	if (event == NFT_MSG_DELTABLE) {
+		nfnl_msg_end(b, off);
+		return;
+	}
+	nfnl_put_be32(b, NFTA_TABLE_FLAGS, t->flags & TABLE_F_MASK);
 	if (t->flags & NFT_TABLE_F_OWNER)
 		nfnl_put_be32(b, NFTA_TABLE_OWNER, t->owner);
 	nfnl_put_udata(b, NFTA_TABLE_USERDATA, &t->udata);
@@ -303,4 +308,66 @@ int nfnl_dumptables(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		nfnl_dump_added(ctx, off);
 	}
 	return 0;
+}
+
+static void release_notify(const struct trans *tr, void *data)
+{
+	(void)tr;
+	(void)data;
+}
+
+/*
+ * nfnl_client_release - a client's netlink socket closed (NETLINK_URELEASE,
+ * nft_rcv_nl_event()): the tables it owns go with it, at once, without
+ * events and without a new generation; a persistent one only loses its
+ * owner
+ */
+void nfnl_client_release(struct client *cl)
+{
+	struct nlmsghdr nlh = { .nlmsg_len = NLMSG_HDRLEN, .nlmsg_flags = NLM_F_REQUEST };
+	struct extack ext = { 0 };
+	struct nfnl_ctx ctx;
+	const char *msg = NULL;
+	struct table *t;
+	uint32_t seq;
+	struct tx tx;
+	bool any = false;
+	int err = 0;
+
+	if (!cl->net)
+		return;
+	list_for_each_entry(t, &cl->net->tables, list) {
+		if (!(t->flags & NFT_TABLE_F_OWNER) || t->owner != cl->portid)
+			continue;
+		if (t->flags & 0x4 /* NFT_TABLE_F_PERSIST */) {
+			t->flags &= ~NFT_TABLE_F_OWNER;
+			t->owner = 0;
+			continue;
+		}
+		any = true;
+	}
+	if (!any)
+		return;
+	ruleset_tx_init(&tx, cl->net);
+	tx.pid = cl->pid;
+	memcpy(tx.comm, cl->comm, sizeof(tx.comm));
+	tx.portid = cl->portid;
+	ctx = (struct nfnl_ctx){ .cl = cl, .net = cl->net, .tx = &tx,
+				 .nlh = &nlh, .ext = &ext };
+	list_for_each_entry(t, &cl->net->tables, list) {
+		if (!(t->flags & NFT_TABLE_F_OWNER) || t->owner != cl->portid ||
+		    !active(t->genmask, genmask_next(cl->net)))
+			continue;
+		ctx.family = t->family;
+		err = flush_table(&ctx, t);
+		if (err)
+			break;
+	}
+	if (err) {
+		ruleset_tx_abort(&tx);
+		return;
+	}
+	seq = cl->net->base_seq;
+	if (!ruleset_tx_commit(&tx, release_notify, NULL, &msg))
+		cl->net->base_seq = seq;
 }

@@ -417,7 +417,8 @@ static void undo(struct trans *tr, struct net *net)
 			tr->elem->verdict.chain->use--;
 		if (tr->elem->obj)
 			tr->elem->obj->use--;
-		tr->set->nelems--;
+		if (ruleset_elem_counts(tr->elem))
+			tr->set->nelems--;
 		ruleset_elem_free(tr->elem);
 		break;
 	case TRANS_DELSETELEM:
@@ -426,7 +427,8 @@ static void undo(struct trans *tr, struct net *net)
 			tr->elem->verdict.chain->use++;
 		if (tr->elem->obj)
 			tr->elem->obj->use++;
-		tr->set->nelems++;
+		if (ruleset_elem_counts(tr->elem))
+			tr->set->nelems++;
 		break;
 	case TRANS_NEWOBJ:
 		if (!tr->obj_upd) {

@@ -28,9 +28,17 @@ static void lookup_deactivate(struct expr *e)
 		s->genmask |= genmask_next(s->table->net);
 }
 
+static struct set *lookup_bound_set(const struct expr *e)
+{
+	const struct expr_lookup *priv = expr_priv(e);
+
+	return priv->set;
+}
+
 const struct ruleset_expr_ops ruleset_expr_lookup = {
 	.name = "lookup",
 	.size = sizeof(struct expr_lookup),
 	.activate = lookup_activate,
 	.deactivate = lookup_deactivate,
+	.bound_set = lookup_bound_set,
 };

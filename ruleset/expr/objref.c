@@ -36,9 +36,17 @@ static void objref_deactivate(struct expr *e)
 		s->genmask |= genmask_next(s->table->net);
 }
 
+static struct set *objref_bound_set(const struct expr *e)
+{
+	const struct expr_objref *priv = expr_priv(e);
+
+	return priv->set;
+}
+
 const struct ruleset_expr_ops ruleset_expr_objref = {
 	.name = "objref",
 	.size = sizeof(struct expr_objref),
 	.activate = objref_activate,
 	.deactivate = objref_deactivate,
+	.bound_set = objref_bound_set,
 };

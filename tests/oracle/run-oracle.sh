@@ -87,6 +87,12 @@ parse_case() {
 			echo "$file:$lineno: command '${TOKENS[0]}' not allowed" >&2; return 1
 		fi
 		local argv=() stdin="" i
+		# `nft [OPTS] monitor [ARGS] &`: a background monitor (see side_main)
+		if [[ ${TOKENS[-1]} == "&" ]]; then
+			if [[ ${TOKENS[0]} != nft || " ${TOKENS[*]} " != *" monitor "* ]]; then
+				echo "$file:$lineno: only 'nft ... monitor ... &' may run in the background" >&2; return 1
+			fi
+		fi
 		for ((i = 0; i < ${#TOKENS[@]}; i++)); do
 			tok=${TOKENS[i]}
 			if [[ $tok == "<" ]]; then
@@ -163,11 +169,69 @@ run_one() {
 	} >>"$OUT"
 }
 
+# A background `nft monitor` (case line ending in `&`): it runs line-buffered
+# until the end of the case, then its output is printed. Synchronisation
+# without sleeps: a probe table is added and deleted, and the wait (bounded)
+# is for the monitor to print that deletion; the probe's lines (and what
+# came before them) are cut. The monitor must show table events (plain or
+# JSON, unfiltered or `tables`). Both sides run the same probes, so handles
+# and generation numbers stay comparable.
+MON_PID=""
+mon_probe() {
+	local k
+	timeout -k 5 "$CMD_TIMEOUT" ip netns exec "$NETNS" "${WRAPPER[@]}" nft add table ip __monsync >/dev/null 2>&1
+	timeout -k 5 "$CMD_TIMEOUT" ip netns exec "$NETNS" "${WRAPPER[@]}" nft delete table ip __monsync >/dev/null 2>&1
+	for ((k = 0; k < 400; k++)); do
+		(($(grep -c 'delete.*__monsync' "$WORK/mon") >= $1)) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+mon_start() {
+	: >"$WORK/mon"
+	ip netns exec "$NETNS" "${WRAPPER[@]}" stdbuf -oL "$@" >"$WORK/mon" 2>"$WORK/mon.err" </dev/null &
+	MON_PID=$!
+	# Probes change the generation: their number must not depend on
+	# timing. Wait until nft sleeps steadily (its cache read, then the
+	# subscription, are done), then one probe normally suffices.
+	local k n=0 st
+	for ((k = 0; k < 400 && n < 8; k++)); do
+		st=$(awk '{print $3}' "/proc/$MON_PID/stat" 2>/dev/null)
+		if [[ $(cat "/proc/$MON_PID/comm" 2>/dev/null) == nft && $st == S ]]; then
+			((n++))
+		else
+			n=0
+		fi
+		sleep 0.05
+	done
+	for ((k = 0; k < 40; k++)); do
+		mon_probe 1 && break
+	done
+	MON_SKIP=$(wc -l <"$WORK/mon")
+}
+
+mon_stop() {
+	local label=$1 n
+	mon_probe $(($(grep -c 'delete.*__monsync' "$WORK/mon") + 1))
+	kill "$MON_PID" 2>/dev/null
+	wait "$MON_PID" 2>/dev/null
+	MON_PID=""
+	{
+		printf '### %s\n' "$label"
+		# after the first probe (and its generation line), before the last
+		tail -n +"$((MON_SKIP + 1))" "$WORK/mon" | sed -E '1{/^# new generation /d}' |
+			awk '/__monsync/{exit} {print}' | mask_pid | sed -E 's/"pid": [0-9]+/"pid": PID/'
+		printf '### stderr\n'
+		cat "$WORK/mon.err"
+	} >>"$OUT"
+}
+
 side_main() {
 	NETNS=$1 CASEFILE=$2 OUT=$3; shift 3
 	WRAPPER=("$@")
 	WORK=$(mktemp -d /tmp/nfbpf-oracle-side.XXXXXX) || exit 2
-	trap 'rm -rf "$WORK"' EXIT
+	trap '[[ -n $MON_PID ]] && kill "$MON_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
 	parse_case "$CASEFILE" || exit 2
 	: >"$OUT"
 	run_one "pre: nft list ruleset" "" "" nft list ruleset
@@ -178,8 +242,15 @@ side_main() {
 		[[ ${argv[0]} == nft ]] || xt=1
 		filt=""
 		[[ ${argv[0]} == *-save ]] && filt=save
+		if [[ ${argv[-1]} == "&" ]]; then
+			[[ -n $MON_PID ]] && mon_stop "monitor: $MON_LABEL"
+			MON_LABEL="cmd $((i + 1)): ${LINES_RAW[i]}"
+			mon_start "${argv[@]:0:${#argv[@]}-1}"
+			continue
+		fi
 		run_one "cmd $((i + 1)): ${LINES_RAW[i]}" "$filt" "${LINES_STDIN[i]}" "${argv[@]}"
 	done
+	[[ -n $MON_PID ]] && mon_stop "monitor: $MON_LABEL"
 	run_one "post: nft list ruleset" "" "" nft list ruleset
 	run_one "post: nft -a list ruleset" "" "" nft -a list ruleset
 	run_one "post: nft -j list ruleset" "" "" nft -j list ruleset

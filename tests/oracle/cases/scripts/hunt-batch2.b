@@ -1,0 +1,2 @@
+delete map inet f ports
+delete chain inet f web
