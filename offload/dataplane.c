@@ -56,6 +56,7 @@
 #include "expr/log.h"
 #include "expr/lookup.h"
 #include "expr/objref.h"
+#include "ruleset_api.h"
 
 /*
  * The rule map and the counter map start small and grow by doubling when a
@@ -335,6 +336,7 @@ struct dataplane {
 	uint32_t unfolds;		/* fold heads this prepare unfolded */
 	struct list_head hooks;
 	uint64_t seq;
+	uint64_t reg_seen;	/* ruleset_reg_seq_last() at the last prepare */
 	struct dp_stats stats;
 	uint32_t gen_next;
 	bool prepared;
@@ -2562,7 +2564,9 @@ static int want_cmp_tc(const void *a, const void *b)
 
 /*
  * @c (of @r) wants to run at hook point @h: registered there since the
- * live generation if it runs there now, else registered by this one
+ * live generation if it runs there now; else registered by this batch:
+ * when it was created if that was since the last prepare, else now (its
+ * table woke from dormant, or its device list gained @h's device)
  */
 static int want_add(struct dataplane *dp, struct dp_hook *h,
 		    const struct chain *c, const struct dp_rec *r, uint8_t pf,
@@ -2580,7 +2584,7 @@ static int want_add(struct dataplane *dp, struct dp_hook *h,
 		if (h->heads[i] == r->idx && h->head_pf[i] == pf)
 			seq = h->head_seq[i];
 	if (!seq)
-		seq = ++dp->seq;
+		seq = c->reg_seq > dp->reg_seen ? c->reg_seq : ruleset_reg_seq();
 	h->seen = true;
 	h->want[h->nwant].head = r->idx;
 	h->want[h->nwant].seq = seq;
@@ -2633,8 +2637,8 @@ out_free:
 }
 
 /* the next generation's base chains, grouped by hook point */
-static void collect_hooks(struct net *net, struct dataplane *dp,
-			  uint8_t next, struct dp_error *err)
+static void collect_hooks_(struct net *net, struct dataplane *dp,
+			   uint8_t next, struct dp_error *err)
 {
 	struct dp_hook *h;
 	struct table *t;
@@ -2679,6 +2683,16 @@ static void collect_hooks(struct net *net, struct dataplane *dp,
 			}
 		}
 	}
+}
+
+/* ... and the registrations it saw are no longer new */
+static void collect_hooks(struct net *net, struct dataplane *dp,
+			  uint8_t next, struct dp_error *err)
+{
+	uint64_t now = ruleset_reg_seq_last();
+
+	collect_hooks_(net, dp, next, err);
+	dp->reg_seen = now;
 }
 
 /*
