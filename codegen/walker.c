@@ -144,7 +144,7 @@ static void emit_in(struct codegen_prog *p, const int *hdrs, int n, uint32_t l)
 }
 
 /*
- * __nft_set_pktinfo_ipv6() with ipv6_find_hdr(target -1, no flags):
+ * __nft_set_pktinfo_ipv6() with ipv6_find_hdr(target -1, IP6_FH_F_AUTH):
  * r8 = nexthdr, r9 = start; walks IPV6_EXT_MAX headers at most. No
  * transport header: goto @l_out. In tc programs
  * nft_set_pktinfo_ipv6_validate(): an invalid header (or none found)
@@ -205,14 +205,13 @@ static void emit_ipv6(struct codegen_prog *p, const struct codegen_env *env,
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, 1));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 3));
 		codegen_emit_jmp(p, INSN_JA(0), l_next);
-		/* auth: start += (hdrlen + 2) * 4 */
+		/* auth: nft passes IP6_FH_F_AUTH to ipv6_find_hdr(), which
+		 * stops there once it has read the header's first 2 bytes:
+		 * the transport protocol is AH, at its offset */
 		codegen_label_bind(p, l_auth);
 		emit_slice(p, env, R9, 2);
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 1));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, 2));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 2));
-		codegen_emit_jmp(p, INSN_JA(0), l_next);
+		codegen_emit_jmp(p, INSN_JA(0), l_l4);
 		/* frag: r0 = slice(start, 4); off = ntohs(frag_off) & ~7 */
 		codegen_label_bind(p, l_frag);
 		emit_slice(p, env, R9, 4);

@@ -125,6 +125,9 @@ struct basechain {
  * @vlevel: deepest jump level it was found valid at in that pass
  * @vhooks: hooks (1 << hooknum) of the base chains it was found valid
  *	    from in that pass (expressions restricted to some hooks)
+ * @reg_seq: ruleset_reg_seq() when it was created: the kernel registers a
+ *	     base chain's hooks as it processes its NEWCHAIN message, and
+ *	     runs equal priorities newest registration first
  */
 #define CHAIN_F_BINDING	0x4	/* NFT_CHAIN_BINDING */
 
@@ -144,6 +147,7 @@ struct chain {
 	uint32_t vepoch;
 	uint8_t vlevel;
 	uint8_t vhooks;
+	uint64_t reg_seq;
 };
 
 /**

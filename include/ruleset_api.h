@@ -50,6 +50,13 @@ struct rule *ruleset_rule_alloc(struct chain *c, uint32_t dlen);
 /** ruleset_rule_uid - a rule uid never handed out before (never 0) */
 uint64_t ruleset_rule_uid(void);
 /**
+ * ruleset_reg_seq - the next hook registration sequence number (never 0):
+ * base chains register their hooks in this order (struct chain @reg_seq)
+ */
+uint64_t ruleset_reg_seq(void);
+/** ruleset_reg_seq_last - the last one handed out (0: none yet) */
+uint64_t ruleset_reg_seq_last(void);
+/**
  * ruleset_rule_free - free; references must have been dropped already
  * (ruleset_rule_deactivate()), as only the caller knows whether they are held.
  */

@@ -57,6 +57,7 @@
 #include "expr/log.h"
 #include "expr/lookup.h"
 #include "expr/objref.h"
+#include "ruleset_api.h"
 
 /*
  * The rule map and the counter map start small and grow by doubling when a
@@ -191,6 +192,7 @@ struct dp_want {
  * @walker_fd: live walker (-1 none)
  * @pending_fd: walker prepared for the next generation (-1 none)
  * @heads: head entries the live walker runs, in order
+ * @head_seq: when each of @heads was registered here (its order key)
  * @nheads: count
  * @nshapes: shapes the live walker knows (ids 1..nshapes)
  * @want: head entries of the next generation, with their order keys
@@ -216,6 +218,7 @@ struct dp_hook {
 	int walker_fd;
 	int pending_fd;
 	uint32_t heads[HOOK_CHAINS_MAX];
+	uint64_t head_seq[HOOK_CHAINS_MAX];
 	uint32_t nheads;
 	uint32_t nshapes;
 	struct dp_want want[HOOK_CHAINS_MAX];
@@ -334,6 +337,7 @@ struct dataplane {
 	uint32_t unfolds;		/* fold heads this prepare unfolded */
 	struct list_head hooks;
 	uint64_t seq;
+	uint64_t reg_seen;	/* ruleset_reg_seq_last() at the last prepare */
 	struct dp_stats stats;
 	uint32_t gen_next;
 	bool prepared;
@@ -2693,7 +2697,10 @@ static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
 
 /*
  * base chains of one hook point run newest registration first: the kernel's
- * nf_hook_entries_grow() puts a new hook before those of equal priority
+ * nf_hook_entries_grow() puts a new hook before those of equal priority.
+ * A chain registers when it first runs at a hook point: when it is
+ * created, and again when its table wakes from dormant or its device
+ * list gains the hook point's device (want_add())
  */
 static int want_cmp(const void *a, const void *b)
 {
@@ -2713,19 +2720,32 @@ static int want_cmp_tc(const void *a, const void *b)
 	return want_cmp(a, b);
 }
 
-/* @c (of @r) wants to run at hook point @h */
+/*
+ * @c (of @r) wants to run at hook point @h: registered there since the
+ * live generation if it runs there now; else registered by this batch:
+ * when it was created if that was since the last prepare, else now (its
+ * table woke from dormant, or its device list gained @h's device)
+ */
 static int want_add(struct dataplane *dp, struct dp_hook *h,
 		    const struct chain *c, const struct dp_rec *r, uint8_t pf,
 		    struct dp_error *err)
 {
+	uint64_t seq = 0;
+	uint32_t i;
+
 	if (h->nwant == HOOK_CHAINS_MAX) {
 		set_err(dp, err, -ENOSPC,
 			"too many base chains at one hook and priority");
 		return -ENOSPC;
 	}
+	for (i = 0; i < h->nheads && !seq; i++)
+		if (h->heads[i] == r->idx && h->head_pf[i] == pf)
+			seq = h->head_seq[i];
+	if (!seq)
+		seq = c->reg_seq > dp->reg_seen ? c->reg_seq : ruleset_reg_seq();
 	h->seen = true;
 	h->want[h->nwant].head = r->idx;
-	h->want[h->nwant].seq = r->seq;
+	h->want[h->nwant].seq = seq;
 	h->want[h->nwant].prio = c->base->priority;
 	h->want[h->nwant].pf = pf;
 	h->nwant++;
@@ -2775,8 +2795,8 @@ out_free:
 }
 
 /* the next generation's base chains, grouped by hook point */
-static void collect_hooks(struct net *net, struct dataplane *dp,
-			  uint8_t next, struct dp_error *err)
+static void collect_hooks_(struct net *net, struct dataplane *dp,
+			   uint8_t next, struct dp_error *err)
 {
 	struct dp_hook *h;
 	struct table *t;
@@ -2821,6 +2841,16 @@ static void collect_hooks(struct net *net, struct dataplane *dp,
 			}
 		}
 	}
+}
+
+/* ... and the registrations it saw are no longer new */
+static void collect_hooks(struct net *net, struct dataplane *dp,
+			  uint8_t next, struct dp_error *err)
+{
+	uint64_t now = ruleset_reg_seq_last();
+
+	collect_hooks_(net, dp, next, err);
+	dp->reg_seen = now;
 }
 
 /*
@@ -3053,6 +3083,7 @@ void dataplane_publish(struct net *net)
 		for (i = 0; i < h->nwant; i++) {
 			h->heads[i] = h->want[i].head;
 			h->head_pf[i] = h->want[i].pf;
+			h->head_seq[i] = h->want[i].seq;
 		}
 		h->nheads = h->nwant;
 		h->nshapes = dp->nshapes;
@@ -3472,6 +3503,7 @@ static void links_refresh(struct net *net, struct dataplane *dp)
 		for (i = 0; i < h->nwant; i++) {
 			h->heads[i] = h->want[i].head;
 			h->head_pf[i] = h->want[i].pf;
+			h->head_seq[i] = h->want[i].seq;
 		}
 		h->nheads = h->nwant;
 		h->nshapes = dp->nshapes;

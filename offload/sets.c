@@ -57,6 +57,7 @@
 #define NFPROTO_INET	1
 #define NFPROTO_IPV4	2
 #define NFPROTO_IPV6	10
+#define NFPROTO_NETDEV	5
 
 /* a set the rules look up */
 struct dp_slot {
@@ -1048,9 +1049,11 @@ static int ensure_map(struct codegen_env *env, const struct set *s, int *fd)
 	return 0;
 }
 
+/* the families whose chains run in the dataplane: as offload/dataplane.c */
 static bool family_ok(uint8_t f)
 {
-	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6;
+	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6 ||
+	       f == NFPROTO_NETDEV;
 }
 
 static bool visible(uint8_t genmask, const struct net *net)

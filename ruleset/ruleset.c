@@ -319,6 +319,7 @@ struct chain *ruleset_chain_alloc(struct table *t, const char *name)
 		return NULL;
 	}
 	c->table = t;
+	c->reg_seq = ruleset_reg_seq();
 	list_init(&c->list);
 	list_init(&c->rules);
 	return c;
@@ -346,6 +347,18 @@ uint64_t ruleset_rule_uid(void)
 	static uint64_t seq;
 
 	return ++seq;
+}
+
+static uint64_t reg_seq;
+
+uint64_t ruleset_reg_seq(void)
+{
+	return ++reg_seq;
+}
+
+uint64_t ruleset_reg_seq_last(void)
+{
+	return reg_seq;
 }
 
 struct rule *ruleset_rule_alloc(struct chain *c, uint32_t dlen)

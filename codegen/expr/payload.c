@@ -150,18 +150,54 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 	if (l_frag != UINT32_MAX) {
 		/*
 		 * a later fragment through the kernel's nft_payload_fast_eval():
-		 * it has no fragoff check and reads pkt.thoff + offset (IPv4:
-		 * fragment data; IPv6: thoff is 0, the IPv6 header) if that is
-		 * in the linear area; else nft_payload_eval() breaks
+		 * it has no fragoff check and reads skb->data + thoff + offset
+		 * (IPv4: fragment data; IPv6: thoff is 0) if that is in the
+		 * linear area; else nft_payload_eval() breaks. skb->data is the
+		 * network header (the view) at netfilter hooks and netdev
+		 * ingress, the mac header at netdev egress: there IPv6's
+		 * thoff 0 is view_off bytes before the view
 		 */
+		bool egress = ec->env->ctx == CODEGEN_CTX_TC_EGRESS;
+		uint32_t l_v4 = codegen_label_new(p);
+
 		codegen_emit_jmp(p, INSN_JA(0), l_slice);
 		codegen_label_bind(p, l_frag);
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+		if (egress) {
+			/* if thoff == 0: r2 = -view_off */
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_v4);
+			codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(view_off)));
+			codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R2, R1));
+			codegen_label_bind(p, l_v4);
+		}
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, pl->offset));
 		codegen_emit(p, INSN_MOV64_REG(R3, R2));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, pl->len));
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R6, PKT_OFF(headlen)));
-		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R3, R4, 0), ec->l_break);
+		codegen_emit_jmp(p, INSN_JMP_REG(egress ? BPF_JSGT : BPF_JGT,
+						 R3, R4, 0), ec->l_break);
+		if (egress) {
+			/* if (s64)r2 >= 0 goto slice; else the bytes before
+			 * the view: the mac header, at ll_addr - ll_off + r2 */
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSGE, R2, 0, 0), l_slice);
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+			codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_LL));
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_break);
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(ll_off)));
+			codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 32));
+			codegen_emit(p, INSN_ALU64_IMM(BPF_ARSH, R1, 32));
+			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(ll_addr)));
+			codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R3, R2));
+			codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R3, R1));
+			codegen_emit(p, INSN_MOV64_REG(R1, R10));
+			codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_BUF_OFF));
+			codegen_emit(p, INSN_MOV64_IMM(R2, pl->len));
+			codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), ec->l_break);
+			codegen_emit(p, INSN_MOV64_REG(R0, R10));
+			codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, SHAPE_BUF_OFF));
+			codegen_emit_jmp(p, INSN_JA(0), l_copy);
+		}
 	}
 	codegen_label_bind(p, l_slice);
 	/* r0 = slice(skb, r2, len); if !r0 goto break */

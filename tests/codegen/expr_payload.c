@@ -218,7 +218,15 @@ Test(expr_payload, ipv6_auth_routing_and_limit)
 	int i;
 
 	rule_match(PAYLOAD_TH, 2, p, 2);
+	/* nf_tables stops at AH (ipv6_find_hdr() with IP6_FH_F_AUTH): the
+	 * transport header is AH itself, whose bytes 2-3 are reserved */
 	n = ip6(pkt, 51, ext, 20, 53);
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, n), NF_ACCEPT);
+	ext[3] = 53;
+	n = ip6(pkt, 51, ext, 20, 99);
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, n), NF_DROP);
+	/* a routing header is skipped: the UDP header behind it */
+	n = ip6(pkt, 43, ext + 12, 8, 53);
 	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, n), NF_DROP);
 	/* 12 destination option headers: still found */
 	memset(many, 0, sizeof(many));

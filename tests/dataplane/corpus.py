@@ -384,6 +384,40 @@ def build_corpus():
             v4('10.8.3.4', '10.9.1.1', 17, udp(4000, 4001, pad(n)), id_=nid()), 'b0')
         add('fwd', 6, 'udp fd08::3:4->fd09::1:1:4001 payload %d' % n,
             v6('fd08::3:4', 'fd09::1:1', 17, udp(4000, 4001, pad(n))), 'b0')
+    # less common headers: IPv6 AH, no next header, dstopts+routing+dstopts,
+    # a first fragment with dstopts after the fragment header; IPv4 record
+    # route and router alert options; tcp with many options; sctp chunks
+    ah = (51, struct.pack('!BBHII', 0, 2, 0, 0x1001, 7) + b'\xaa' * 4)
+    add('fwd', 6, 'tcp after AH fd01::2:7790->fd02::2:22',
+        v6('fd01::2', 'fd02::2', 6, tcp(7790, 22, 'S'), ext=[ah]), 'b0')
+    add('fwd', 6, 'udp after dstopts+AH fd01::2:7791->fd02::2:53',
+        v6('fd01::2', 'fd02::2', 17, udp(7791, 53, pad(4)), ext=[dstopt_pad(), ah]), 'b0')
+    add('fwd', 6, 'no next header (59) with data fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 59, raw(b'\x00\x16\x00\x35' + pad(12))), 'b0')
+    add('fwd', 6, 'tcp after dstopts+routing+dstopts fd01::2:7792->fd02::2:80',
+        v6('fd01::2', 'fd02::2', 6, tcp(7792, 80, 'S'), ext=[dstopt_pad(), rt0_done(), dstopt_pad()]), 'b0')
+    add('fwd', 6, 'udp first fragment with dstopts after the fragment header fd01::2:7793->fd02::2:53',
+        v6('fd01::2', 'fd02::2', 17, udp(7793, 53, pad(30)), ext=[frag6(0, True, 4545), dstopt_pad()]), 'b0')
+    add('fwd', 4, 'tcp with record route option 10.1.0.2:7794->10.2.0.2:22',
+        v4('10.1.0.2', '10.2.0.2', 6, tcp(7794, 22, 'S'), id_=nid(),
+           opts=b'\x07\x0b\x04' + b'\0' * 8 + b'\x00'), 'b0')
+    add('fwd', 4, 'udp with router alert option 10.1.0.2:7795->10.2.0.2:53',
+        v4('10.1.0.2', '10.2.0.2', 17, udp(7795, 53, pad(5)), id_=nid(), opts=b'\x94\x04\x00\x00'), 'b0')
+    add('fwd', 4, 'tcp with mss, sack-perm, timestamp, window options 10.1.0.2:7796->10.2.0.2:443',
+        v4('10.1.0.2', '10.2.0.2', 6, tcp(7796, 443, 'S', opts=b'\x02\x04\x05\x78\x04\x02\x08\x0a'
+                                         b'\x00\x00\x10\x00\x00\x00\x00\x00\x01\x03\x03\x07'),
+           id_=nid()), 'b0')
+    add('fwd', 6, 'tcp with timestamp and sack options [fd01::2]:7797->[fd02::2]:443',
+        v6('fd01::2', 'fd02::2', 6, tcp(7797, 443, 'A', opts=b'\x01\x01\x08\x0a\x00\x00\x20\x00'
+                                        b'\x00\x00\x00\x01\x01\x01\x05\x0a\x00\x00\x00\x10'
+                                        b'\x00\x00\x00\x20')), 'b0')
+    add('fwd', 4, 'sctp init chunk 10.1.0.2:7798->10.2.0.2:9',
+        v4('10.1.0.2', '10.2.0.2', 132, raw(struct.pack('!HHII', 7798, 9, 0, 0) +
+                                             struct.pack('!BBHIIHHI', 1, 0, 20, 0x11, 0x1000, 2, 2, 0x22)),
+           id_=nid()), 'b0')
+    add('fwd', 4, 'tcp doff 15 but only 20 bytes of header 10.1.0.2:7799->10.2.0.2:22',
+        v4('10.1.0.2', '10.2.0.2', 6, raw(struct.pack('!HHIIBBHHH', 7799, 22, 1, 0, 0xf0, 2, 512, 0, 0)),
+           id_=nid()), 'b0')
 
     # -------- output (fw raw socket -> b) and self (fw -> fw over lo) --------
     out4 = [('10.2.0.1', '10.2.0.2', 'b0'), ('10.2.1.1', '10.2.1.2', 'b1'), ('10.2.0.1', '10.9.4.4', 'b0'),
