@@ -36,7 +36,7 @@ for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 
 export NFBPF_SOCKET=$sock
 export NFBPF_PRELOAD=$(cd "$top_builddir" && pwd)/.libs/libnfbpf-preload.so
-timeout -k 10 "${DATAPLANE_TIMEOUT:-900}" python3 "$dpcheck" \
+timeout -k 10 "${DATAPLANE_TIMEOUT:-2400}" python3 "$dpcheck" \
 	--nfbpf-run "$(cd "$top_builddir" && pwd)/nfbpf-run" "$@" >"$work/out" 2>&1
 rc=$?
 kill -0 "$dpid" 2>/dev/null || { echo "dataplane: nfbpfd died"; tail -20 "$work/nfbpfd.log"; exit 1; }
