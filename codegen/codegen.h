@@ -136,6 +136,8 @@ struct codegen_pkt {
  * @fold_member: the rule a fold head sent the walker to (0: none); only
  *		 while that rule is evaluated
  * @fold_exit: where to go after it: past its run
+ * @slot: the hook point's heads map slot
+ * @hk: index of the base chain being walked among the hook point's heads
  * @pkt: packet info
  * @scratch: 16 bytes for shape code (probe reads)
  * @pktc: the prologue's slice buffer; once the prologue is done, the
@@ -157,7 +159,9 @@ struct codegen_state {
 	uint32_t genbit;
 	uint32_t final;
 	uint32_t key;
-	uint32_t policy;
+	uint8_t policy;
+	uint8_t hk;
+	uint16_t slot;
 	uint32_t fold_member;
 	uint32_t fold_exit;
 	struct codegen_pkt pkt;
@@ -274,6 +278,53 @@ static inline bool codegen_set_interval(const struct set *s)
 	return (s->flags & NFT_SET_F_INTERVAL) && !codegen_set_ranges(s);
 }
 
+/*
+ * Hook points. Every netfilter hook point (pf, hook, priority) and every
+ * tc hook point (device, direction) has a permanent trampoline program
+ * behind its link and a slot in the heads map; one walker program per
+ * context (netfilter, tc ingress, tc egress) serves them all, so a new
+ * shape loads one program, not one per hook point.
+ *
+ * The trampoline records (ctx, slot) in the per-CPU ring (env->ring_fd)
+ * and tail-calls the walker; the walker finds its ctx there, newest entry
+ * first. The ctx (netfilter: a struct bpf_nf_ctx on the hook caller's
+ * stack; tc: the sk_buff) is unique among the programs in flight on one
+ * CPU, so a program interrupted or preempted between the two steps finds
+ * its own entry; an entry overwritten by RING_N later ones on one CPU is
+ * not found and the packet is dropped (fail closed).
+ *
+ * The heads map (env->heads_fd, ARRAY[DP_BASES] of struct codegen_heads)
+ * holds, per slot and per generation, the head entries of the base chains
+ * that run there, in order: a prepare writes the next generation's half,
+ * the flip makes it live with the rest of the generation.
+ */
+#define HOOK_CHAINS_MAX	64	/* base chains sharing one hook point */
+#define RING_N		8	/* per-CPU ring entries (a power of 2) */
+
+struct codegen_heads_gen {
+	uint32_t n;
+	uint32_t head[HOOK_CHAINS_MAX];
+	uint8_t pf[HOOK_CHAINS_MAX];	/* tc: HEAD_PF_* of each head */
+	uint32_t pad;
+};
+
+struct codegen_heads {
+	struct codegen_heads_gen gen[2];
+};
+
+struct codegen_ring {
+	uint64_t next;		/* entries written (atomic) */
+	struct {
+		uint64_t ctx;	/* the program's ctx address */
+		uint64_t slot;	/* its heads map slot */
+	} ent[RING_N];
+};
+
+/* prog array indices of the walkers (env->progs_fd, env->progs_tc_fd) */
+#define WALKER_NF		0
+#define WALKER_TC_INGRESS	0
+#define WALKER_TC_EGRESS	1
+
 /**
  * struct codegen_env - what the emitted code refers to
  * @rules_fd: rule map (ARRAY of struct codegen_entry)
@@ -281,9 +332,11 @@ static inline bool codegen_set_interval(const struct set *s)
  * @state_fd: state map (ARRAY of u64, one slot per stateful expression,
  *	      shared by all CPUs: limit buckets, quota bytes)
  * @gen_fd: generation word (ARRAY, 1 x u32)
- * @progs_fd: prog array of walker programs (netfilter)
- * @progs_tc_fd: prog array of tc walker programs (a prog array holds
- *		 programs of one type)
+ * @progs_fd: prog array of the netfilter walker (index WALKER_NF)
+ * @progs_tc_fd: prog array of the tc walkers (WALKER_TC_*: a prog array
+ *		 holds programs of one type)
+ * @heads_fd: heads map (ARRAY of struct codegen_heads, by slot)
+ * @ring_fd: PERCPU_ARRAY of one struct codegen_ring
  * @ctx: CODEGEN_CTX_*: the program being emitted runs at a netfilter
  *	 link or as a tcx program (set per program by offload)
  * @kf_dynptr_from_skb: vmlinux BTF id of kfunc bpf_dynptr_from_skb
@@ -319,6 +372,8 @@ struct codegen_env {
 	int gen_fd;
 	int progs_fd;
 	int progs_tc_fd;
+	int heads_fd;
+	int ring_fd;
 	uint8_t ctx;
 	int32_t kf_dynptr_from_skb;
 	int32_t kf_dynptr_slice;
@@ -907,14 +962,11 @@ void codegen_fold_emit(struct codegen_prog *p, const struct codegen_shape *s,
 /* --- programs (codegen/walker.c) --- */
 
 /**
- * codegen_walker_emit - the walker program of one hook point (pf, hook,
- * priority): runs its base chains in order until one drops
+ * codegen_walker_emit - the walker program of one context (@env->ctx):
+ * finds its hook point's slot in the ring, runs the base chains the heads
+ * map lists for it in the packet's generation, in order, until one drops
  * @p: initialised, empty
  * @env: fds, BTF
- * @heads: rule map indices of the base chains' head entries, in order
- * @nheads: count
- * @head_pf: tc programs (@env->ctx): HEAD_PF_* of each head; NULL at
- *	     netfilter hooks
  * @shapes: every shape the rule map may name; shapes[i]->id == i + 1
  * @nshapes: count
  *
@@ -928,15 +980,13 @@ void codegen_fold_emit(struct codegen_prog *p, const struct codegen_shape *s,
  * Return: codegen_prog_finish()'s result.
  */
 int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
-			const uint32_t *heads, const uint8_t *head_pf,
-			uint32_t nheads, struct codegen_shape *const *shapes,
-			uint32_t nshapes);
+			struct codegen_shape *const *shapes, uint32_t nshapes);
 
 /**
- * codegen_tramp_emit - the permanent program behind a netfilter link:
- * tail call prog array @env->progs_fd slot @slot; NF_ACCEPT if empty
- * (the chain does not exist in the live generation). tc programs
- * (@env->ctx): @env->progs_tc_fd, TCX_NEXT if empty.
+ * codegen_tramp_emit - the permanent program behind the link of the hook
+ * point with heads map slot @slot: records (ctx, @slot) in the ring, then
+ * tail-calls the walker of its context; NF_ACCEPT (tc: TCX_NEXT) if there
+ * is none (nothing runs in the live generation).
  */
 int codegen_tramp_emit(struct codegen_prog *p, const struct codegen_env *env,
 		       uint32_t slot);

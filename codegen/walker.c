@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * walker.c - the walker program of a base chain and the trampoline behind
- * its netfilter link.
+ * walker.c - the walker program of one context (netfilter, tc ingress, tc
+ * egress), shared by every hook point of that context, and the trampoline
+ * behind each hook point's link.
  *
- * Walker = main function (packet info, then bpf_loop) + loop callback (one
- * rule map entry per iteration, jump stack as nf_tables' nft_do_chain) +
- * one static function per shape.
+ * Walker = main function (packet info, the hook point's base chains from
+ * the heads map, a bpf_loop per chain) + loop callback (one rule map entry
+ * per iteration, jump stack as nf_tables' nft_do_chain) + BTF global
+ * functions holding the shapes. Trampoline = (ctx, slot) into the per-CPU
+ * ring, then a tail call (see "Hook points" in codegen.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -349,18 +352,20 @@ static void emit_pkttype_tc(struct codegen_prog *p)
 }
 
 /*
- * tc: before the chain at @pf (HEAD_PF_*): pkt.nfproto; an inet ingress
- * chain skips what is not IPv4/IPv6 (goto @l_next) and drops a packet
- * whose header is invalid (nft_do_chain_inet_ingress)
+ * (loop callback) tc: the head's HEAD_PF_* is in r1: netdev chains see
+ * every packet as NFPROTO_NETDEV; inet ingress chains IPv4/IPv6 only
+ * (else @l_next), and drop a packet whose header is invalid
  */
-static void emit_head_pf(struct codegen_prog *p, uint8_t pf, uint32_t l_next)
+static void emit_head_pf(struct codegen_prog *p, uint32_t l_next)
 {
-	uint32_t l_pf = codegen_label_new(p), l_ok = codegen_label_new(p);
+	uint32_t l_inet = codegen_label_new(p), l_pf = codegen_label_new(p);
+	uint32_t l_ok = codegen_label_new(p), l_done = codegen_label_new(p);
 
-	if (pf != HEAD_PF_INET) {
-		codegen_emit(p, INSN_ST_MEM(BPF_B, R6, PKT_OFF(nfproto), NF_NETDEV_PF));
-		return;
-	}
+	/* if pf != HEAD_PF_INET: pkt.nfproto = NETDEV; done */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, HEAD_PF_INET, 0), l_inet);
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R6, PKT_OFF(nfproto), NF_NETDEV_PF));
+	codegen_emit_jmp(p, INSN_JA(0), l_done);
+	codegen_label_bind(p, l_inet);
 	/* r2 = NFPROTO_IPV4/IPV6 by skb->protocol; anything else: next chain */
 	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(protocol)));
 	codegen_emit(p, INSN_MOV64_IMM(R2, NFPROTO_IPV4));
@@ -370,24 +375,59 @@ static void emit_head_pf(struct codegen_prog *p, uint8_t pf, uint32_t l_next)
 	codegen_emit_jmp(p, INSN_JA(0), l_next);
 	codegen_label_bind(p, l_pf);
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R2, PKT_OFF(nfproto)));
-	/* if pkt.flags & L3BAD: return TCX_DROP */
+	/* if pkt.flags & L3BAD: the packet is dropped (final = NF_DROP; stop) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L3BAD));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_ok);
-	codegen_emit(p, INSN_MOV64_IMM(R0, TCX_DROP_));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_DROP));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
 	codegen_emit(p, INSN_EXIT());
 	codegen_label_bind(p, l_ok);
+	codegen_label_bind(p, l_done);
+}
+
+/*
+ * st->slot = this program's hook point's heads map slot, from the newest
+ * ring entry with this ctx; none (overwritten) goes to @l_lost
+ */
+static void emit_find_slot(struct codegen_prog *p, const struct codegen_env *env,
+			   uint32_t l_lost)
+{
+	uint32_t l_found = codegen_label_new(p), j;
+
+	/* r0 = ring; r2 = ring->next; r3 = ctx */
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	emit_lookup(p, env->ring_fd, R1);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_lost);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R0, offsetof(struct codegen_ring, next)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R10, ST_FP(CTX_FROM_ST)));
+	/* newest first: r4 = &ent[(next - j) % RING_N]; if r4->ctx == ctx
+	 * goto found */
+	for (j = 1; j <= RING_N; j++) {
+		codegen_emit(p, INSN_MOV64_REG(R4, R2));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R4, j));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R4, RING_N - 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R4, 4));
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R4, R0));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R5, R4,
+					     offsetof(struct codegen_ring, ent)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R5, R3, 0), l_found);
+	}
+	codegen_emit_jmp(p, INSN_JA(0), l_lost);
+	codegen_label_bind(p, l_found);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R4,
+				     offsetof(struct codegen_ring, ent) + 8));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, ST_OFF(slot)));
 }
 
 /* main function: state, generation, packet info, bpf_loop, verdict */
 static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
-		      const uint32_t *heads, const uint8_t *head_pf,
-		      uint32_t nheads, uint32_t l_cb)
+		      uint32_t l_cb)
 {
 	bool tc = env->ctx != CODEGEN_CTX_NF;
 	uint32_t l_out = codegen_label_new(p), l_v6 = codegen_label_new(p);
 	uint32_t l_pkttype = codegen_label_new(p), l_bad = codegen_label_new(p);
-	uint32_t l_gen = codegen_label_new(p), k;
+	uint32_t l_gen = codegen_label_new(p), l_lost = codegen_label_new(p);
 	uint32_t l_noll = codegen_label_new(p), l_lo = codegen_label_new(p);
 	int off;
 
@@ -567,58 +607,40 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	if (tc)
 		emit_pkttype_tc(p);
 
-	/* 6. each base chain at this hook point, newest registration first
-	 * (tc: in priority order): a drop ends the packet's journey, an
-	 * accept goes on to the next */
-	for (k = 0; k < nheads; k++) {
-		uint32_t l_next = codegen_label_new(p);
+	/* 6. the base chains at this hook point, one after the other in one
+	 * bpf_loop (the callback moves on to the next when one accepts):
+	 * start as if a chain before the first had accepted */
+	emit_find_slot(p, env, l_lost);
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R6, ST_OFF(hk), 0xff));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(cur), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(depth), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R6, ST_OFF(policy), VERDICT_ACCEPT));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_DROP));
+	/* bpf_loop(WALK_MAX_STEPS, cb, st, 0) (runs out: st->final NF_DROP) */
+	codegen_emit(p, INSN_MOV64_IMM(R1, WALK_MAX_STEPS));
+	codegen_emit_ld_func(p, R2, l_cb);
+	codegen_emit(p, INSN_MOV64_REG(R3, R6));
+	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_loop));
+	/* return NF_DROP if (st->final & 1) == NF_DROP, else NF_ACCEPT (tc:
+	 * TCX_DROP, TCX_NEXT, and TCX_REDIRECT for NF_STOLEN: fwd) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R0, R6, ST_OFF(final)));
+	if (tc) {
+		uint32_t l_kept = codegen_label_new(p);
 
-		if (tc)
-			emit_head_pf(p, head_pf ? head_pf[k] : HEAD_PF_NETDEV, l_next);
-		/* st->depth = 0; st->final = NF_DROP (if the loop runs out) */
-		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(depth), 0));
-		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_DROP));
-		/* r0 = rules[head]; no head entry: chain not live: next */
-		codegen_emit(p, INSN_MOV64_IMM(R1, heads[k]));
-		emit_lookup(p, env->rules_fd, R1);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_next);
-		/* st->policy = head->policy[genbit >> 1] & 1; st->cur = head */
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 1));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
-		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R0, R1));
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0,
-					     offsetof(struct codegen_entry, policy)));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
-		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(policy)));
-		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(cur), heads[k]));
-		/* bpf_loop(WALK_MAX_STEPS, cb, st, 0) */
-		codegen_emit(p, INSN_MOV64_IMM(R1, WALK_MAX_STEPS));
-		codegen_emit_ld_func(p, R2, l_cb);
-		codegen_emit(p, INSN_MOV64_REG(R3, R6));
-		codegen_emit(p, INSN_MOV64_IMM(R4, 0));
-		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_loop));
-		/* if (st->final & 1) == NF_DROP return NF_DROP (tc: TCX_DROP);
-		 * tc: NF_STOLEN (fwd) returns TCX_REDIRECT */
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R0, R6, ST_OFF(final)));
-		if (tc) {
-			uint32_t l_kept = codegen_label_new(p);
-
-			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, VERDICT_STOLEN, 0),
-					 l_kept);
-			codegen_emit(p, INSN_MOV64_IMM(R0, TCX_REDIRECT_));
-			codegen_emit(p, INSN_EXIT());
-			codegen_label_bind(p, l_kept);
-		}
-		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R0, 1));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, VERDICT_DROP, 0), l_next);
-		if (tc)
-			codegen_emit(p, INSN_MOV64_IMM(R0, TCX_DROP_));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, VERDICT_STOLEN, 0),
+				 l_kept);
+		codegen_emit(p, INSN_MOV64_IMM(R0, TCX_REDIRECT_));
 		codegen_emit(p, INSN_EXIT());
-		codegen_label_bind(p, l_next);
+		codegen_label_bind(p, l_kept);
 	}
-	/* every chain accepted (tc: on to the next program, TCX_NEXT) */
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R0, 1));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, VERDICT_DROP, 0), l_lost);
 	codegen_emit(p, INSN_MOV64_IMM(R0, tc ? TCX_NEXT_ : VERDICT_ACCEPT));
+	codegen_emit(p, INSN_EXIT());
+	/* dropped, or no ring entry (overwritten): fail closed */
+	codegen_label_bind(p, l_lost);
+	codegen_emit(p, INSN_MOV64_IMM(R0, tc ? TCX_DROP_ : VERDICT_DROP));
 	codegen_emit(p, INSN_EXIT());
 }
 
@@ -826,6 +848,84 @@ static void emit_fold_head(struct codegen_prog *p, uint32_t nfuncs,
 	codegen_emit(p, INSN_EXIT());
 }
 
+/*
+ * (loop callback) the base chain st->hk accepted: set up the next one of
+ * the hook point (st->slot) in this generation and go on (return 0); none
+ * left: st->final = NF_ACCEPT, stop. A chain not live in this generation
+ * (no head entry) or that does not see this packet (tc: an inet chain and
+ * a non-IP packet) is passed over: it ends at once with policy accept.
+ */
+static void emit_next_head(struct codegen_prog *p, const struct codegen_env *env,
+			   uint32_t l_drop)
+{
+	bool tc = env->ctx != CODEGEN_CTX_NF;
+	uint32_t l_skip = codegen_label_new(p), l_all = codegen_label_new(p);
+
+	/* r8 = k = (st->hk + 1) & 0xff (the first: 0xff + 1) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R8, R6, ST_OFF(hk)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R8, 1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R8, 0xff));
+	/* r7 = &heads[st->slot].gen[genbit >> 1]; none: drop */
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, ST_OFF(slot)));
+	emit_lookup(p, env->heads_fd, R1);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_emit(p, INSN_MOV64_REG(R7, R0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_MUL, R1, sizeof(struct codegen_heads_gen)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R7, R1));
+	/* if k >= n || k >= HOOK_CHAINS_MAX goto all (accepted by all) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, offsetof(struct codegen_heads_gen, n)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGE, R8, R1, 0), l_all);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R8, HOOK_CHAINS_MAX, 0), l_all);
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R8, ST_OFF(hk)));
+	if (tc) {
+		/* r1 = pf[k] */
+		codegen_emit(p, INSN_MOV64_REG(R1, R7));
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R8));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1,
+					     offsetof(struct codegen_heads_gen, pf)));
+		emit_head_pf(p, l_skip);
+	}
+	/* st->cur = head[k]; st->depth = 0; st->final = NF_DROP (if the loop
+	 * runs out) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R8));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 2));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R7));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R1,
+				     offsetof(struct codegen_heads_gen, head)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(cur)));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(depth), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_DROP));
+	/* r0 = rules[head]; none: not live, pass over */
+	emit_lookup(p, env->rules_fd, R1);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_skip);
+	/* st->policy = head->policy[genbit >> 1] & 1 */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R0, R1));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0,
+				     offsetof(struct codegen_entry, policy)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, ST_OFF(policy)));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_EXIT());
+	/* pass over: cur = 0, policy accept: the next step ends the chain */
+	codegen_label_bind(p, l_skip);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(cur), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(depth), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R6, ST_OFF(policy), VERDICT_ACCEPT));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_EXIT());
+	/* every chain accepted */
+	codegen_label_bind(p, l_all);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_ACCEPT));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
+	codegen_emit(p, INSN_EXIT());
+}
+
 /* the bpf_loop callback: evaluate entry st->cur */
 static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 		    uint32_t l_cb, uint32_t nfuncs, const uint32_t *l_func,
@@ -836,6 +936,7 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 	uint32_t l_final = codegen_label_new(p), l_jump = codegen_label_new(p);
 	uint32_t l_goto = codegen_label_new(p), l_policy = codegen_label_new(p);
 	uint32_t l_fhead = codegen_label_new(p), l_member = codegen_label_new(p);
+	uint32_t l_chain_done = codegen_label_new(p);
 	uint32_t k;
 
 	codegen_func_begin(p, l_cb);
@@ -892,7 +993,7 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(verdict)));
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_CONTINUE, 0), l_next);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_BREAK, 0), l_next);
-	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_ACCEPT, 0), l_final);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_ACCEPT, 0), l_chain_done);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_DROP, 0), l_final);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_STOLEN, 0), l_final);
 	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_JUMP, 0), l_jump);
@@ -943,12 +1044,17 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(cur)));
 	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
 	codegen_emit(p, INSN_EXIT());
-	/* policy: st->final = st->policy; stop */
+	/* policy: accept: on to the next base chain; drop: st->final =
+	 * NF_DROP; stop */
 	codegen_label_bind(p, l_policy);
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(policy)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(policy)));
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, VERDICT_ACCEPT, 0), l_chain_done);
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(final)));
 	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
 	codegen_emit(p, INSN_EXIT());
+	/* a base chain accepted: the next one of the hook point */
+	codegen_label_bind(p, l_chain_done);
+	emit_next_head(p, env, l_drop);
 	/* drop: st->final = NF_DROP; stop */
 	codegen_label_bind(p, l_drop);
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_DROP));
@@ -957,9 +1063,7 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 }
 
 int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
-			const uint32_t *heads, const uint8_t *head_pf,
-			uint32_t nheads, struct codegen_shape *const *shapes,
-			uint32_t nshapes)
+			struct codegen_shape *const *shapes, uint32_t nshapes)
 {
 	uint32_t nfuncs = (nshapes + SHAPES_PER_FUNC - 1) / SHAPES_PER_FUNC;
 	uint32_t l_cb = codegen_label_new(p);
@@ -989,7 +1093,7 @@ int codegen_walker_emit(struct codegen_prog *p, const struct codegen_env *env,
 				hi < nshapes ? hi : nshapes))
 			l_fold[i] = codegen_label_new(p);
 	}
-	emit_main(p, env, heads, head_pf, nheads, l_cb);
+	emit_main(p, env, l_cb);
 	emit_cb(p, env, l_cb, nfuncs, l_func, l_fold);
 	for (i = 0; i < nfuncs; i++) {
 		uint32_t hi = (i + 1) * SHAPES_PER_FUNC;
@@ -1011,14 +1115,40 @@ int codegen_tramp_emit(struct codegen_prog *p, const struct codegen_env *env,
 		       uint32_t slot)
 {
 	bool tc = env->ctx != CODEGEN_CTX_NF;
+	uint32_t l_fail = codegen_label_new(p);
 
 	codegen_func_begin(p, codegen_label_new(p));
-	/* bpf_tail_call(ctx, progs, slot) */
+	/* r6 = ctx; r0 = ring */
+	codegen_emit(p, INSN_MOV64_REG(R6, R1));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, -4, 0));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, -4));
+	codegen_emit_ld_map(p, R1, env->ring_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_fail);
+	/* r1 = &ent[atomic ring->next++ % RING_N]: {ctx, slot} */
+	codegen_emit(p, INSN_MOV64_IMM(R1, 1));
+	codegen_emit(p, INSN_ATOMIC_FETCH_ADD(BPF_DW, R0, R1,
+					      offsetof(struct codegen_ring, next)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, RING_N - 1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 4));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R0));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R1, R6, offsetof(struct codegen_ring, ent)));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R1, offsetof(struct codegen_ring, ent) + 8,
+				    slot));
+	/* bpf_tail_call(ctx, progs, walker of this context) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R6));
 	codegen_emit_ld_map(p, R2, tc ? env->progs_tc_fd : env->progs_fd);
-	codegen_emit(p, INSN_MOV64_IMM(R3, slot));
+	codegen_emit(p, INSN_MOV64_IMM(R3, !tc ? WALKER_NF :
+				       env->ctx == CODEGEN_CTX_TC_EGRESS ?
+				       WALKER_TC_EGRESS : WALKER_TC_INGRESS));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_tail_call));
-	/* empty slot: the chain is not live: NF_ACCEPT (tc: TCX_NEXT) */
+	/* no walker: nothing runs in the live generation: NF_ACCEPT (tc:
+	 * TCX_NEXT) */
 	codegen_emit(p, INSN_MOV64_IMM(R0, tc ? TCX_NEXT_ : VERDICT_ACCEPT));
+	codegen_emit(p, INSN_EXIT());
+	codegen_label_bind(p, l_fail);
+	codegen_emit(p, INSN_MOV64_IMM(R0, tc ? TCX_DROP_ : VERDICT_DROP));
 	codegen_emit(p, INSN_EXIT());
 	return codegen_prog_finish(p);
 }

@@ -68,7 +68,8 @@
 #define DP_COUNTERS	4096		/* initial counter slots */
 #define DP_STATES	4096		/* initial state slots */
 #define DP_MAX		(1u << 22)	/* hard limit of both */
-#define DP_BASES	256	/* prog array slots (hook points) */
+#define DP_BASES	256	/* heads map slots (hook points) */
+#define DP_WALKERS	3	/* walkers: CODEGEN_CTX_* */
 #define DP_HASH		4096	/* initial record hash buckets (grows) */
 
 #define NFPROTO_INET	1
@@ -159,8 +160,6 @@ struct dp_recs {
 	uint32_t n, cap;
 };
 
-#define HOOK_CHAINS_MAX	64	/* base chains sharing one (pf, hook, priority) */
-
 /**
  * struct dp_want - a base chain of the next generation at a hook point
  * @head: its head entry
@@ -186,22 +185,19 @@ struct dp_want {
  *	@ifindex, in priority order, as the kernel's per-device hook list
  * @ifindex: tc: the device
  * @head_pf: tc: HEAD_PF_* of each of @heads
- * @slot: prog array slot the trampoline tail-calls
+ * @slot: its heads map slot (the trampoline passes it to the walker)
  * @tramp_fd: permanent trampoline program (the link's program)
  * @link_fd: the netfilter link (never updated: the kernel refuses)
- * @walker_fd: live walker (-1 none)
- * @pending_fd: walker prepared for the next generation (-1 none)
- * @heads: head entries the live walker runs, in order
+ * @heads: head entries the live generation runs here, in order
  * @head_seq: when each of @heads was registered here (its order key)
  * @nheads: count
- * @nshapes: shapes the live walker knows (ids 1..nshapes)
  * @want: head entries of the next generation, with their order keys
  * @nwant: count
  * @seen: used by the next generation
  * @fresh: created by the current prepare
  *
  * The kernel refuses a second link at the same (pf, hook, priority)
- * (EBUSY), so base chains that share one are run by one walker, in the
+ * (EBUSY), so base chains that share one run from one link, in the
  * order they were registered (netfilter runs equal priorities so).
  */
 struct dp_hook {
@@ -215,12 +211,9 @@ struct dp_hook {
 	uint32_t slot;
 	int tramp_fd;
 	int link_fd;
-	int walker_fd;
-	int pending_fd;
 	uint32_t heads[HOOK_CHAINS_MAX];
 	uint64_t head_seq[HOOK_CHAINS_MAX];
 	uint32_t nheads;
-	uint32_t nshapes;
 	struct dp_want want[HOOK_CHAINS_MAX];
 	uint32_t nwant;
 	bool seen;
@@ -313,6 +306,13 @@ struct dataplane {
 	struct dp_alloc states;
 	struct dp_cnt *cnt_init;
 	bool slot_used[DP_BASES];
+	struct codegen_heads *heads_mem;	/* mmap of the heads map */
+	size_t heads_len;
+	/* walkers by CODEGEN_CTX_*: live, prepared for the next generation
+	 * (-1: none), shapes the live one knows (ids 1..n) */
+	int walker_fd[DP_WALKERS];
+	int pending_fd[DP_WALKERS];
+	uint32_t walker_nshapes[DP_WALKERS];
 	struct codegen_shape **shapes;
 	uint32_t nshapes, capshapes;
 	struct dp_rec **hash;
@@ -645,6 +645,14 @@ static void dp_free(struct dataplane *dp)
 
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
 		hook_free(dp, h);
+	for (i = 0; i < DP_WALKERS; i++) {
+		if (dp->walker_fd[i] >= 0)
+			close(dp->walker_fd[i]);
+		if (dp->pending_fd[i] >= 0)
+			close(dp->pending_fd[i]);
+	}
+	if (dp->heads_mem)
+		munmap(dp->heads_mem, dp->heads_len);
 	dp->freeing = true;
 	for (i = 0; i < dp->nhash; i++)
 		while (dp->hash[i])
@@ -707,6 +715,10 @@ static void dp_free(struct dataplane *dp)
 		close(dp->env.progs_fd);
 	if (dp->env.progs_tc_fd > 0)
 		close(dp->env.progs_tc_fd);
+	if (dp->env.heads_fd > 0)
+		close(dp->env.heads_fd);
+	if (dp->env.ring_fd > 0)
+		close(dp->env.ring_fd);
 	if (dp->env.fold_fd > 0)
 		close(dp->env.fold_fd);
 	free(dp);
@@ -783,6 +795,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	if (!dp)
 		return -ENOMEM;
 	list_init(&dp->hooks);
+	for (ret = 0; ret < DP_WALKERS; ret++)
+		dp->walker_fd[ret] = dp->pending_fd[ret] = -1;
 	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
 	dp->link_fd = -1;
 	dp->nhash = DP_HASH;
@@ -840,12 +854,17 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 					  &mmapable);
 	dp->env.gen_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_gen", 4, 4,
 					1, NULL);
-	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_chains",
-					  4, 4, DP_BASES, NULL);
+	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_walker",
+					  4, 4, 1, NULL);
 	/* tc walkers: a prog array holds programs of one type */
 	dp->env.progs_tc_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY,
-					     "nfbpf_tc_chains", 4, 4, DP_BASES,
-					     NULL);
+					     "nfbpf_tc_walker", 4, 4, 2, NULL);
+	/* the heads of each hook point, written through a shared mapping */
+	dp->env.heads_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_heads", 4,
+					  sizeof(struct codegen_heads), DP_BASES,
+					  &mmapable);
+	dp->env.ring_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "nfbpf_ring",
+					 4, sizeof(struct codegen_ring), 1, NULL);
 	{
 		LIBBPF_OPTS(bpf_map_create_opts, noprealloc,
 			    .map_flags = BPF_F_NO_PREALLOC);
@@ -871,6 +890,7 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
 	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||
+	    dp->env.heads_fd < 0 || dp->env.ring_fd < 0 ||
 	    dp->env.fold_fd < 0) {
 		ret = -errno;
 		err->msg = "cannot create the nfbpf dataplane maps";
@@ -892,6 +912,15 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		ret = -errno;
 		dp->state_mem = NULL;
 		err->msg = "cannot map the nfbpf state map";
+		goto out_free;
+	}
+	dp->heads_len = DP_BASES * sizeof(struct codegen_heads);
+	dp->heads_mem = mmap(NULL, dp->heads_len, PROT_READ | PROT_WRITE,
+			     MAP_SHARED, dp->env.heads_fd, 0);
+	if (dp->heads_mem == MAP_FAILED) {
+		ret = -errno;
+		dp->heads_mem = NULL;
+		err->msg = "cannot map the nfbpf heads map";
 		goto out_free;
 	}
 	net->dataplane = dp;
@@ -2528,29 +2557,34 @@ static void finish_delta(struct dataplane *dp)
 	}
 }
 
+/* which walker runs at hook point @h: CODEGEN_CTX_* */
+static uint8_t hook_ctx(const struct dp_hook *h)
+{
+	return !h->tc ? CODEGEN_CTX_NF :
+	       h->hooknum == NF_NETDEV_EGRESS ? CODEGEN_CTX_TC_EGRESS :
+						CODEGEN_CTX_TC_INGRESS;
+}
+
 /* the environment of the programs of hook point @h (its ctx) */
 static struct codegen_env hook_env(const struct dataplane *dp,
 				   const struct dp_hook *h)
 {
 	struct codegen_env env = dp->env;
 
-	env.ctx = !h->tc ? CODEGEN_CTX_NF :
-		  h->hooknum == NF_NETDEV_EGRESS ? CODEGEN_CTX_TC_EGRESS :
-						   CODEGEN_CTX_TC_INGRESS;
+	env.ctx = hook_ctx(h);
 	return env;
 }
 
-static int walker_load(struct dataplane *dp, const struct dp_hook *h,
-		       const uint32_t *heads, const uint8_t *head_pf,
-		       uint32_t nheads, struct dp_error *err)
+/* the walker of context @ctx (CODEGEN_CTX_*), knowing every shape */
+static int walker_load(struct dataplane *dp, uint8_t ctx, struct dp_error *err)
 {
-	struct codegen_env env = hook_env(dp, h);
+	struct codegen_env env = dp->env;
 	struct codegen_prog p;
 	int fd;
 
+	env.ctx = ctx;
 	codegen_prog_init(&p);
-	fd = codegen_walker_emit(&p, &env, heads, h->tc ? head_pf : NULL,
-				 nheads, dp->shapes, dp->nshapes);
+	fd = codegen_walker_emit(&p, &env, dp->shapes, dp->nshapes);
 	if (!fd) {
 		fd = offload_prog_load_ctx(&p, "nfbpf_walker", env.ctx,
 					   verifier_log, sizeof(verifier_log));
@@ -2651,10 +2685,6 @@ static void hook_free(struct dataplane *dp, struct dp_hook *h)
 		close(h->link_fd);
 	if (h->tramp_fd >= 0)
 		close(h->tramp_fd);
-	if (h->walker_fd >= 0)
-		close(h->walker_fd);
-	if (h->pending_fd >= 0)
-		close(h->pending_fd);
 	list_del(&h->list);
 	free(h);
 }
@@ -2689,7 +2719,7 @@ static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
 	h->priority = priority;
 	h->ifindex = ifindex;
 	h->tc = ifindex != 0;
-	h->tramp_fd = h->link_fd = h->walker_fd = h->pending_fd = -1;
+	h->tramp_fd = h->link_fd = -1;
 	h->fresh = true;
 	list_add_tail(&h->list, &dp->hooks);
 	return h;
@@ -2854,59 +2884,28 @@ static void collect_hooks(struct net *net, struct dataplane *dp,
 }
 
 /*
- * the walker this prepare loaded for a tc hook point before @h with the
- * same direction and chains (a chain on several devices): its fd, dup'ed,
- * or -1 if there is none. One program serves them all.
+ * hook points of the next generation (@mask): attach new ones, sort their
+ * chains; load each walker that runs somewhere and lacks a shape (even
+ * one left by an aborted batch: it would drop those rules' packets) or
+ * refers to maps a growth replaced
  */
-static int walker_twin(struct dataplane *dp, const struct dp_hook *h)
-{
-	const struct dp_hook *o;
-	uint32_t i;
-
-	if (!h->tc)
-		return -1;
-	list_for_each_entry(o, &dp->hooks, list) {
-		if (o == h)
-			break;
-		if (!o->tc || !o->seen || o->pending_fd < 0 ||
-		    o->hooknum != h->hooknum || o->nwant != h->nwant)
-			continue;
-		for (i = 0; i < h->nwant; i++)
-			if (o->want[i].head != h->want[i].head ||
-			    o->want[i].pf != h->want[i].pf)
-				break;
-		if (i == h->nwant)
-			return fcntl(o->pending_fd, F_DUPFD_CLOEXEC, 0);
-	}
-	return -1;
-}
-
-/* hook points of the next generation: attach new ones, (re)build walkers */
 static void prepare_hooks(struct net *net, struct dataplane *dp,
 			  uint8_t mask, struct dp_error *err)
 {
-	uint32_t heads[HOOK_CHAINS_MAX], i;
-	uint8_t head_pf[HOOK_CHAINS_MAX];
+	bool need[DP_WALKERS] = { false };
 	struct dp_hook *h;
+	uint8_t c;
 	int ret;
 
 	collect_hooks(net, dp, mask, err);
 	list_for_each_entry(h, &dp->hooks, list) {
-		bool same;
-
 		if (dp->err)
 			return;
 		if (!h->seen)
 			continue;
 		qsort(h->want, h->nwant, sizeof(h->want[0]),
 		      h->tc ? want_cmp_tc : want_cmp);
-		for (i = 0; i < h->nwant; i++) {
-			heads[i] = h->want[i].head;
-			head_pf[i] = h->want[i].pf;
-		}
-		same = h->nwant == h->nheads &&
-		       !memcmp(heads, h->heads, h->nwant * sizeof(heads[0])) &&
-		       !memcmp(head_pf, h->head_pf, h->nwant);
+		need[hook_ctx(h)] = true;
 		if (h->fresh) {
 			ret = hook_attach(net, dp, h, err);
 			if (ret) {
@@ -2914,20 +2913,115 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 				return;
 			}
 		}
-		/* a walker that lacks a shape would skip its rules: rebuild
-		 * for every shape it does not know, even one left by an
-		 * aborted batch */
-		if (h->fresh || h->nshapes < dp->nshapes || !same || dp->grown) {
-			ret = walker_twin(dp, h);
-			if (ret < 0)
-				ret = walker_load(dp, h, heads, head_pf, h->nwant, err);
-			if (ret < 0) {
-				set_err(dp, err, ret, NULL);
-				return;
-			}
-			h->pending_fd = ret;
+	}
+	for (c = 0; c < DP_WALKERS && !dp->err; c++) {
+		if (!need[c] || (dp->walker_fd[c] >= 0 && !dp->grown &&
+				 dp->walker_nshapes[c] == dp->nshapes))
+			continue;
+		ret = walker_load(dp, c, err);
+		if (ret < 0) {
+			set_err(dp, err, ret, NULL);
+			return;
+		}
+		dp->pending_fd[c] = ret;
+	}
+}
+
+/*
+ * heads map: half @g of every slot = the chains each hook point runs in
+ * that generation (0 for slots of no hook point). The next generation's
+ * half is not live; the live half is written by links_refresh() only:
+ * heads first, then their count.
+ */
+static void heads_write(struct dataplane *dp, uint32_t g)
+{
+	bool used[DP_BASES] = { false };
+	struct codegen_heads_gen *v;
+	struct dp_hook *h;
+	uint32_t i;
+
+	list_for_each_entry(h, &dp->hooks, list) {
+		if (!h->seen || !h->slot)
+			continue;
+		used[h->slot] = true;
+		v = &dp->heads_mem[h->slot].gen[g];
+		for (i = 0; i < h->nwant; i++) {
+			v->head[i] = h->want[i].head;
+			v->pf[i] = h->want[i].pf;
+		}
+		__atomic_store_n(&v->n, h->nwant, __ATOMIC_RELEASE);
+	}
+	for (i = 1; i < DP_BASES; i++)
+		if (!used[i])
+			__atomic_store_n(&dp->heads_mem[i].gen[g].n, 0,
+					 __ATOMIC_RELEASE);
+}
+
+/* the hook points' chains of the generation now live */
+static void hooks_settle(struct dataplane *dp)
+{
+	struct dp_hook *h;
+	uint32_t i;
+
+	list_for_each_entry(h, &dp->hooks, list) {
+		h->fresh = false;
+		if (!h->seen)
+			continue;
+		for (i = 0; i < h->nwant; i++) {
+			h->heads[i] = h->want[i].head;
+			h->head_pf[i] = h->want[i].pf;
+			h->head_seq[i] = h->want[i].seq;
+		}
+		h->nheads = h->nwant;
+	}
+}
+
+/*
+ * the prepared walkers go live (prog array updates); a walker no hook
+ * point runs goes. Return: whether a walker changed.
+ */
+static bool walkers_publish(struct dataplane *dp)
+{
+	bool need[DP_WALKERS] = { false }, changed = false;
+	struct dp_hook *h;
+	uint32_t c;
+
+	list_for_each_entry(h, &dp->hooks, list)
+		if (h->seen)
+			need[hook_ctx(h)] = true;
+	for (c = 0; c < DP_WALKERS; c++) {
+		int fd = c == CODEGEN_CTX_NF ? dp->env.progs_fd : dp->env.progs_tc_fd;
+		uint32_t idx = c == CODEGEN_CTX_NF ? WALKER_NF :
+			       c == CODEGEN_CTX_TC_EGRESS ? WALKER_TC_EGRESS :
+							    WALKER_TC_INGRESS;
+
+		if (dp->pending_fd[c] >= 0) {
+			bpf_map_update_elem(fd, &idx, &dp->pending_fd[c], BPF_ANY);
+			if (dp->walker_fd[c] >= 0)
+				close(dp->walker_fd[c]);
+			dp->walker_fd[c] = dp->pending_fd[c];
+			dp->pending_fd[c] = -1;
+			dp->walker_nshapes[c] = dp->nshapes;
+			changed = true;
+		} else if (!need[c] && dp->walker_fd[c] >= 0) {
+			bpf_map_delete_elem(fd, &idx);
+			close(dp->walker_fd[c]);
+			dp->walker_fd[c] = -1;
 		}
 	}
+	return changed;
+}
+
+/* abort: the walkers prepared for the next generation go */
+static void walkers_abort(struct dataplane *dp)
+{
+	uint32_t c;
+
+	for (c = 0; c < DP_WALKERS; c++)
+		if (dp->pending_fd[c] >= 0) {
+			close(dp->pending_fd[c]);
+			dp->pending_fd[c] = -1;
+		}
 }
 
 int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
@@ -3034,6 +3128,8 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	/* 2. programs and links */
 	if (!dp->err)
 		prepare_hooks(net, dp, genmask_next(net), err);
+	if (!dp->err)
+		heads_write(dp, dp->gen_next & 1);
 	dp->prepared = true;
 	if (dp->err) {
 		ret = dp->err;
@@ -3070,33 +3166,19 @@ void dataplane_publish(struct net *net)
 	dp->conntrack_new = false;
 	/* cannot fail after this point: the calls below only swap what the
 	 * kernel already accepted */
-	list_for_each_entry(h, &dp->hooks, list) {
-		h->fresh = false;
-		if (!h->seen || h->pending_fd < 0)
-			continue;
-		bpf_map_update_elem(h->tc ? dp->env.progs_tc_fd : dp->env.progs_fd,
-				    &h->slot, &h->pending_fd, BPF_ANY);
-		if (h->walker_fd >= 0)
-			close(h->walker_fd);
-		h->walker_fd = h->pending_fd;
-		h->pending_fd = -1;
-		for (i = 0; i < h->nwant; i++) {
-			h->heads[i] = h->want[i].head;
-			h->head_pf[i] = h->want[i].pf;
-			h->head_seq[i] = h->want[i].seq;
-		}
-		h->nheads = h->nwant;
-		h->nshapes = dp->nshapes;
-	}
+	/* new walkers know every shape of both generations, old ones not
+	 * those of the next: no packet may run an old walker once the flip
+	 * is seen (a grace period; a failed wait only loses that) */
+	if (walkers_publish(dp))
+		offload_grace_wait(offload_grace_request());
+	hooks_settle(dp);
 	bpf_map_update_elem(dp->env.gen_fd, &zero, &dp->gen_next, BPF_ANY);
 	dp->grace = offload_grace_request();
-	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
-		if (h->seen)
-			continue;
-		bpf_map_delete_elem(h->tc ? dp->env.progs_tc_fd : dp->env.progs_fd,
-				    &h->slot);
-		hook_free(dp, h);
-	}
+	/* hook points the new generation does not use (their slots' live
+	 * half is empty) */
+	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
+		if (!h->seen)
+			hook_free(dp, h);
 	grow_commit(dp);
 	/* updated quotas: their new quota word (cannot fail) */
 	for (i = 0; i < dp->nqpend; i++)
@@ -3218,16 +3300,10 @@ void dataplane_abort(struct net *net)
 		dp->dead.v[i]->dead = false;
 	dp->touched.n = dp->dead.n = dp->settle.n = 0;
 	dp->last_rule_only = false;
-	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
-		if (h->fresh) {
+	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
+		if (h->fresh)
 			hook_free(dp, h);
-			continue;
-		}
-		if (h->pending_fd >= 0) {
-			close(h->pending_fd);
-			h->pending_fd = -1;
-		}
-	}
+	walkers_abort(dp);
 	/* back to the maps before a growth (new walkers are closed) */
 	if (dp->grown) {
 		grow_undo(dp);
@@ -3466,52 +3542,33 @@ int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val)
  */
 static void links_refresh(struct net *net, struct dataplane *dp)
 {
+	uint32_t g = net->gencursor & 1;
 	struct dp_error err = { 0 };
 	struct dp_hook *h, *tmp;
-	uint32_t i;
 
 	if (dp->prepared)
 		return;
 	dp->err = 0;
 	prepare_hooks(net, dp, genmask_cur(net), &err);
-	list_for_each_entry_safe(h, tmp, &dp->hooks, list) {
-		if (dp->err) {
-			/* keep what runs; what this refresh built goes */
-			if (h->fresh) {
+	if (dp->err) {
+		/* keep what runs; what this refresh built goes */
+		list_for_each_entry_safe(h, tmp, &dp->hooks, list)
+			if (h->fresh)
 				hook_free(dp, h);
-			} else if (h->pending_fd >= 0) {
-				close(h->pending_fd);
-				h->pending_fd = -1;
-			}
-			continue;
-		}
-		if (!h->seen) {
-			bpf_map_delete_elem(h->tc ? dp->env.progs_tc_fd :
-					    dp->env.progs_fd, &h->slot);
-			hook_free(dp, h);
-			continue;
-		}
-		h->fresh = false;
-		if (h->pending_fd < 0)
-			continue;
-		bpf_map_update_elem(h->tc ? dp->env.progs_tc_fd : dp->env.progs_fd,
-				    &h->slot, &h->pending_fd, BPF_ANY);
-		if (h->walker_fd >= 0)
-			close(h->walker_fd);
-		h->walker_fd = h->pending_fd;
-		h->pending_fd = -1;
-		for (i = 0; i < h->nwant; i++) {
-			h->heads[i] = h->want[i].head;
-			h->head_pf[i] = h->want[i].pf;
-			h->head_seq[i] = h->want[i].seq;
-		}
-		h->nheads = h->nwant;
-		h->nshapes = dp->nshapes;
-	}
-	if (dp->err)
+		walkers_abort(dp);
 		fprintf(stderr, "nfbpfd: devices changed, chains not attached: %s\n",
 			err.msg ? err.msg : strerror(-dp->err));
-	dp->err = 0;
+		dp->err = 0;
+		return;
+	}
+	/* the walkers first, then the live half of the heads (a new walker
+	 * runs the live generation's entries: no new shape) */
+	walkers_publish(dp);
+	heads_write(dp, g);
+	hooks_settle(dp);
+	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
+		if (!h->seen)
+			hook_free(dp, h);
 }
 
 int dataplane_link_poll(void)

@@ -68,7 +68,8 @@ Test(generations, known_shape_is_map_entries_only)
 	dataplane_stats(&net, &s0);
 	cr_assert_eq(s0.shapes, 1);
 	cr_assert_eq(s0.rule_entries, 1);
-	cr_assert_eq(s0.progs_loaded, 4, "inet: trampoline + walker for pf 2 and 10");
+	cr_assert_eq(s0.progs_loaded, 3,
+		     "inet: a trampoline for pf 2 and for pf 10, one netfilter walker");
 
 	for (i = 1; i < 100; i++)
 		r[i] = dport_rule(1000 + i, i % 2 ? NF_DROP : NF_ACCEPT);
@@ -106,9 +107,54 @@ Test(generations, new_shape_rebuilds_walker)
 	tm_commit_ok(&net);
 	dataplane_stats(&net, &s1);
 	cr_assert_eq(s1.shapes, 2);
-	cr_assert_eq(s1.progs_loaded, s0.progs_loaded + 2,
-		     "the walkers of pf 2 and 10 reloaded, no trampoline");
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded + 1,
+		     "the one netfilter walker reloaded, no trampoline");
 	cr_assert_eq(run(), NF_DROP);
+}
+
+/*
+ * one walker serves every hook point: 20 inet base chains (40 netfilter
+ * hook points) cost a trampoline each, and a new shape loads one program;
+ * each hook point still runs its own chain (here: its policy)
+ */
+Test(generations, hook_points_share_one_walker)
+{
+	struct chain *cs[20];
+	struct dp_stats s0, s1;
+	struct tm_rb rb = { 0 };
+	char name[16];
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		snprintf(name, sizeof(name), "c%d", i);
+		cs[i] = tm_chain(t, name, HOOK_OUT, 10 + i,
+				 i % 2 ? NF_DROP : NF_ACCEPT);
+	}
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s0);
+	cr_assert_eq(s0.progs_loaded, 2 * 21 + 1,
+		     "a trampoline per hook point, one walker: %llu",
+		     (unsigned long long)s0.progs_loaded);
+	for (i = 0; i < 20; i++)
+		cr_assert_eq(tm_run(&net, cs[i], 2, HOOK_OUT, pkt, plen),
+			     i % 2 ? NF_DROP : NF_ACCEPT, "chain c%d", i);
+	/* a new shape in one chain: one program */
+	tm_counter(&rb);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(cs[0], &rb);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded + 1);
+	cr_assert_eq(tm_run(&net, cs[0], 2, HOOK_OUT, pkt, plen), NF_DROP);
+	cr_assert_eq(tm_run(&net, cs[2], 10, HOOK_OUT, pkt, plen), NF_ACCEPT);
+	cr_assert_eq(run(), NF_ACCEPT);
+	/* a chain goes: its hook point's trampoline with it, nothing loaded */
+	cs[1]->genmask |= genmask_next(&net);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s0);
+	cr_assert_eq(s0.progs_loaded, s1.progs_loaded);
+	cr_assert_eq(offload_chain_prog(&net, cs[1], 2), -ENOENT);
+	cr_assert_eq(tm_run(&net, cs[3], 2, HOOK_OUT, pkt, plen), NF_DROP);
 }
 
 Test(generations, prepared_is_invisible_until_publish)
