@@ -320,6 +320,16 @@ struct codegen_ring {
 	} ent[RING_N];
 };
 
+/*
+ * Packets in flight per generation parity (per CPU): a walker counts
+ * itself in the parity it runs at entry and out at exit, so nfbpfd knows
+ * when the packets of the generation before the live one are gone and a
+ * prepare may write what they read (codegen/walker.c emit_enter()).
+ */
+struct codegen_inflight {
+	int64_t cnt[2];
+};
+
 /* prog array indices of the walkers (env->progs_fd, env->progs_tc_fd) */
 #define WALKER_NF		0
 #define WALKER_TC_INGRESS	0
@@ -337,6 +347,7 @@ struct codegen_ring {
  *		 holds programs of one type)
  * @heads_fd: heads map (ARRAY of struct codegen_heads, by slot)
  * @ring_fd: PERCPU_ARRAY of one struct codegen_ring
+ * @inflight_fd: PERCPU_ARRAY of one struct codegen_inflight
  * @ctx: CODEGEN_CTX_*: the program being emitted runs at a netfilter
  *	 link or as a tcx program (set per program by offload)
  * @kf_dynptr_from_skb: vmlinux BTF id of kfunc bpf_dynptr_from_skb
@@ -374,6 +385,7 @@ struct codegen_env {
 	int progs_tc_fd;
 	int heads_fd;
 	int ring_fd;
+	int inflight_fd;
 	uint8_t ctx;
 	int32_t kf_dynptr_from_skb;
 	int32_t kf_dynptr_slice;

@@ -420,6 +420,85 @@ static void emit_find_slot(struct codegen_prog *p, const struct codegen_env *env
 	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, ST_OFF(slot)));
 }
 
+/* r8 = gen & 1 (the generation word; 0 if it cannot be read); r1 clobbered */
+static void emit_gen(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_gen = codegen_label_new(p);
+
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	emit_lookup(p, env->gen_fd, R1);
+	codegen_emit(p, INSN_MOV64_IMM(R8, 0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_gen);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R8, R0, 0));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R8, 1));
+	codegen_label_bind(p, l_gen);
+}
+
+/* r0 = &this CPU's in-flight counter of generation parity @g_reg; none:
+ * @l_none */
+static void emit_inflight(struct codegen_prog *p, const struct codegen_env *env,
+			  int g_reg, uint32_t l_none)
+{
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	emit_lookup(p, env->inflight_fd, R1);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_none);
+	codegen_emit(p, INSN_MOV64_REG(R1, g_reg));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 3));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R0, R1));
+}
+
+/*
+ * r8 = the packet's generation parity, counted in flight: read the word,
+ * count the packet in that parity's per-CPU counter (an atomic with fetch:
+ * a full barrier), read the word again; if it flipped in between, uncount
+ * and start over (a few times, then fail closed at @l_drop). nfbpfd flips
+ * the word, then waits for the other parity's counters to reach zero
+ * before the next prepare writes what that generation reads (the SRCU
+ * scheme): a packet it did not see counted has seen the new word.
+ * emit_leave() uncounts. Uses r7 (r9, the ctx, is kept).
+ */
+#define ENTER_TRIES	4
+static void emit_enter(struct codegen_prog *p, const struct codegen_env *env,
+		       uint32_t l_drop)
+{
+	uint32_t l_in = codegen_label_new(p), i;
+
+	for (i = 0; i < ENTER_TRIES; i++) {
+		emit_gen(p, env);
+		/* r7 = &inflight[r8]; atomic r7 += 1 */
+		emit_inflight(p, env, R8, l_drop);
+		codegen_emit(p, INSN_MOV64_REG(R7, R0));
+		codegen_emit(p, INSN_MOV64_IMM(R1, 1));
+		codegen_emit(p, INSN_ATOMIC_FETCH_ADD(BPF_DW, R7, R1, 0));
+		/* if gen & 1 == r8 goto in (st->genbit: scratch here) */
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R8, ST_OFF(genbit)));
+		emit_gen(p, env);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R8, R1, 0), l_in);
+		/* flipped: atomic r7 -= 1, again */
+		codegen_emit(p, INSN_MOV64_IMM(R1, -1));
+		codegen_emit(p, INSN_ATOMIC_FETCH_ADD(BPF_DW, R7, R1, 0));
+	}
+	codegen_emit_jmp(p, INSN_JA(0), l_drop);
+	codegen_label_bind(p, l_in);
+}
+
+/* return r9, the packet uncounted (emit_enter(); r6 = st) */
+static void emit_leave(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_out = codegen_label_new(p);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R7, R6, ST_OFF(genbit)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R7, 1));
+	emit_inflight(p, env, R7, l_out);
+	codegen_emit(p, INSN_MOV64_IMM(R1, -1));
+	codegen_emit(p, INSN_ATOMIC_FETCH_ADD(BPF_DW, R0, R1, 0));
+	codegen_label_bind(p, l_out);
+	codegen_emit(p, INSN_MOV64_REG(R0, R9));
+	codegen_emit(p, INSN_EXIT());
+}
+
 /* main function: state, generation, packet info, bpf_loop, verdict */
 static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		      uint32_t l_cb)
@@ -428,6 +507,7 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	uint32_t l_out = codegen_label_new(p), l_v6 = codegen_label_new(p);
 	uint32_t l_pkttype = codegen_label_new(p), l_bad = codegen_label_new(p);
 	uint32_t l_gen = codegen_label_new(p), l_lost = codegen_label_new(p);
+	uint32_t l_ret = codegen_label_new(p);
 	uint32_t l_noll = codegen_label_new(p), l_lo = codegen_label_new(p);
 	int off;
 
@@ -440,14 +520,9 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	for (off = 0; off < ST_SIZE; off += 8)
 		codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, ST_FP(off), 0));
 
-	/* 0. generation: st->genbit = 1 << (gen & 1); r8 = gen */
-	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
-	emit_lookup(p, env->gen_fd, R1);
-	codegen_emit(p, INSN_MOV64_IMM(R8, 0));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_gen);
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R8, R0, 0));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R8, 1));
-	codegen_label_bind(p, l_gen);
+	/* 0. generation: r8 = gen & 1, counted in flight (see emit_enter());
+	 * st->genbit = 1 << r8 */
+	emit_enter(p, env, l_gen);
 	codegen_emit(p, INSN_MOV64_IMM(R1, 1));
 	codegen_emit(p, INSN_ALU64_REG(BPF_LSH, R1, R8));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(genbit)));
@@ -624,22 +699,23 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_loop));
 	/* return NF_DROP if (st->final & 1) == NF_DROP, else NF_ACCEPT (tc:
 	 * TCX_DROP, TCX_NEXT, and TCX_REDIRECT for NF_STOLEN: fwd) */
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R0, R6, ST_OFF(final)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(final)));
 	if (tc) {
-		uint32_t l_kept = codegen_label_new(p);
-
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, VERDICT_STOLEN, 0),
-				 l_kept);
-		codegen_emit(p, INSN_MOV64_IMM(R0, TCX_REDIRECT_));
-		codegen_emit(p, INSN_EXIT());
-		codegen_label_bind(p, l_kept);
+		codegen_emit(p, INSN_MOV64_IMM(R9, TCX_REDIRECT_));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, VERDICT_STOLEN, 0),
+				 l_ret);
 	}
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R0, 1));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, VERDICT_DROP, 0), l_lost);
-	codegen_emit(p, INSN_MOV64_IMM(R0, tc ? TCX_NEXT_ : VERDICT_ACCEPT));
-	codegen_emit(p, INSN_EXIT());
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, VERDICT_DROP, 0), l_lost);
+	codegen_emit(p, INSN_MOV64_IMM(R9, tc ? TCX_NEXT_ : VERDICT_ACCEPT));
+	codegen_emit_jmp(p, INSN_JA(0), l_ret);
 	/* dropped, or no ring entry (overwritten): fail closed */
 	codegen_label_bind(p, l_lost);
+	codegen_emit(p, INSN_MOV64_IMM(R9, tc ? TCX_DROP_ : VERDICT_DROP));
+	codegen_label_bind(p, l_ret);
+	emit_leave(p, env);
+	/* not counted in flight (no generation): fail closed */
+	codegen_label_bind(p, l_gen);
 	codegen_emit(p, INSN_MOV64_IMM(R0, tc ? TCX_DROP_ : VERDICT_DROP));
 	codegen_emit(p, INSN_EXIT());
 }

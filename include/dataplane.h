@@ -215,6 +215,8 @@ int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val);
  *	elements
  * @set_entries_written: set map entries written or deleted so far
  * @fold_heads: folded runs of rules live (each one hash lookup per packet)
+ * @inflight_timeouts: prepares that waited for a generation's packets in
+ *		       vain for a second and fell back to an RCU grace period
  */
 struct dp_stats {
 	uint64_t progs_loaded;
@@ -223,6 +225,7 @@ struct dp_stats {
 	uint64_t incremental_prepares;
 	uint64_t fold_heads;
 	uint64_t set_entries_written;
+	uint64_t inflight_timeouts;
 };
 
 /**

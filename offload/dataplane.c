@@ -356,7 +356,6 @@ struct dataplane {
 	struct dp_reject *reject;
 	struct net *net;	/* the namespace this is of */
 	int link_fd;		/* rtnetlink link events of the netns, -1 */
-	uint64_t grace;		/* grace period ticket of the last flip */
 	/* named objects: records (id = index + 1), free ids, quota words
 	 * to write at publish */
 	struct dp_obj *objs;
@@ -719,6 +718,8 @@ static void dp_free(struct dataplane *dp)
 		close(dp->env.heads_fd);
 	if (dp->env.ring_fd > 0)
 		close(dp->env.ring_fd);
+	if (dp->env.inflight_fd > 0)
+		close(dp->env.inflight_fd);
 	if (dp->env.fold_fd > 0)
 		close(dp->env.fold_fd);
 	free(dp);
@@ -865,6 +866,10 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 					  &mmapable);
 	dp->env.ring_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "nfbpf_ring",
 					 4, sizeof(struct codegen_ring), 1, NULL);
+	dp->env.inflight_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY,
+					     "nfbpf_inflight", 4,
+					     sizeof(struct codegen_inflight), 1,
+					     NULL);
 	{
 		LIBBPF_OPTS(bpf_map_create_opts, noprealloc,
 			    .map_flags = BPF_F_NO_PREALLOC);
@@ -891,7 +896,7 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
 	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||
 	    dp->env.heads_fd < 0 || dp->env.ring_fd < 0 ||
-	    dp->env.fold_fd < 0) {
+	    dp->env.inflight_fd < 0 || dp->env.fold_fd < 0) {
 		ret = -errno;
 		err->msg = "cannot create the nfbpf dataplane maps";
 		goto out_free;
@@ -3024,6 +3029,46 @@ static void walkers_abort(struct dataplane *dp)
 		}
 }
 
+/*
+ * wait until no packet of generation parity @g is in flight: the sum of
+ * the per-CPU counters the walkers keep (struct codegen_inflight). The
+ * flip came before (a packet that counts itself later sees it and runs
+ * the live generation), so the sum only falls. If it does not reach zero
+ * in a second (a bug), fall back to an RCU grace period, which waits for
+ * every program that was running.
+ */
+#define INFLIGHT_SPINS	100000
+static int inflight_wait(struct dataplane *dp, uint32_t g)
+{
+	struct codegen_inflight *v;
+	struct timespec ts = { 0, 10000 };
+	uint32_t zero = 0, spin;
+	int64_t sum;
+	int i, ret = 0;
+
+	v = calloc(dp->ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (spin = 0; spin < INFLIGHT_SPINS; spin++) {
+		if (bpf_map_lookup_elem(dp->env.inflight_fd, &zero, v)) {
+			ret = -errno;
+			break;
+		}
+		for (sum = 0, i = 0; i < dp->ncpus; i++)
+			sum += v[i].cnt[g & 1];
+		if (!sum)
+			break;
+		if (spin > 100)
+			nanosleep(&ts, NULL);
+	}
+	free(v);
+	if (ret || spin == INFLIGHT_SPINS) {
+		dp->stats.inflight_timeouts++;
+		return offload_grace_wait(offload_grace_request());
+	}
+	return 0;
+}
+
 int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 			    struct dp_error *err)
 {
@@ -3041,8 +3086,8 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	if (dp->prepared)
 		dataplane_abort(net);
 	/* packets of the generation before the live one must be gone before
-	 * anything they could still read changes (grace.c) */
-	ret = offload_grace_wait(dp->grace);
+	 * anything they could still read changes */
+	ret = inflight_wait(dp, net->gencursor ^ 1);
 	if (ret) {
 		err->msg = "cannot wait for the packets of the last generation to finish";
 		return ret;
@@ -3173,7 +3218,6 @@ void dataplane_publish(struct net *net)
 		offload_grace_wait(offload_grace_request());
 	hooks_settle(dp);
 	bpf_map_update_elem(dp->env.gen_fd, &zero, &dp->gen_next, BPF_ANY);
-	dp->grace = offload_grace_request();
 	/* hook points the new generation does not use (their slots' live
 	 * half is empty) */
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
