@@ -797,6 +797,15 @@ void codegen_emit_dynptr(struct codegen_prog *p, const struct codegen_env *env,
 void codegen_emit_view_len(struct codegen_prog *p, const struct codegen_env *env,
 			   int dst, int tmp);
 /*
+ * codegen_emit_rec_submit - end a ring-buffer record at r9 (log, reject):
+ * the u16 at r9 + @caplen_off = 0, then up to @cap bytes of the packet
+ * view read to r9 + @data_off with bpf_dynptr_read() and, if that works,
+ * their count at @caplen_off; then bpf_ringbuf_submit(r9, 0). The frame's
+ * dynptr and key slots are scratch (r8 = ctx, r6 = st); clobbers r0-r5.
+ */
+void codegen_emit_rec_submit(struct codegen_prog *p, const struct codegen_env *env,
+			     int16_t caplen_off, int16_t data_off, uint32_t cap);
+/*
  * r0 = bpf_dynptr_slice() of @len packet bytes at offset r2 from
  * skb->data (into the shape frame's buffer if not linear); if that fails
  * (too short) goto @l_fail. Clobbers r1-r5 and r9. Shape functions only.

@@ -382,6 +382,39 @@ void codegen_emit_dynptr(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_label_bind(p, l_ok);
 }
 
+void codegen_emit_rec_submit(struct codegen_prog *p, const struct codegen_env *env,
+			     int16_t caplen_off, int16_t data_off, uint32_t cap)
+{
+	uint32_t l_cap = codegen_label_new(p), l_submit = codegen_label_new(p);
+
+	/* rec->caplen = 0; the packet view as a dynptr */
+	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, caplen_off, 0));
+	codegen_emit_dynptr(p, env, R8, SHAPE_DYNPTR_OFF);
+	/* r2 = min(view length, cap), kept at SHAPE_KEY_OFF */
+	codegen_emit_view_len(p, env, R2, R3);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R2, cap, 0), l_cap);
+	codegen_emit(p, INSN_MOV64_IMM(R2, cap));
+	codegen_label_bind(p, l_cap);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R2, SHAPE_KEY_OFF));
+	/* r0 = bpf_dynptr_read(rec + data_off, r2, &dynptr, 0, 0) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, data_off));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+	codegen_emit(p, INSN_MOV64_IMM(R5, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_read));
+	/* if r0 == 0: rec->caplen = r2 */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_submit);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, caplen_off));
+	/* bpf_ringbuf_submit(rec, 0) */
+	codegen_label_bind(p, l_submit);
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_submit));
+}
+
 void codegen_emit_slice(struct codegen_prog *p, const struct codegen_env *env,
 			uint32_t len, uint32_t l_fail)
 {
