@@ -697,12 +697,25 @@ uint64_t codegen_obj_quota_word(const struct object *obj);
 uint64_t codegen_obj_limit_init(const struct object *obj, uint64_t now);
 /* the limit expression's constants of @l into @dst (32 bytes) */
 void codegen_limit_fill(const struct expr_limit *l, uint8_t *dst);
+/* their bucket part into @dst (24 bytes): u64 tokens_max, then packets:
+ * u64 cost; bytes: u64 nsecs, u64 rate */
+void codegen_limit_fill_bucket(const struct expr_limit *l, uint8_t *dst);
 /* emitters shared by the expressions and the objects they name: the
  * constants (descriptor) at r7 + ec->cbase */
 void codegen_emit_counter(struct codegen_prog *p,
 			  const struct codegen_expr_ctx *ec);
 void codegen_emit_limit(struct codegen_prog *p,
 			const struct codegen_expr_ctx *ec, bool bytes);
+/*
+ * codegen_emit_limit_bucket - the token bucket of codegen/expr/limit.c on
+ * the u64 at r9 + @word; constants at r7: u32 invert at @c_invert, the
+ * bucket (codegen_limit_fill_bucket()) at @c_bucket. Over the rate (xor
+ * invert): goto @l_break. Scratch: the shape frame's packet buffer;
+ * clobbers r0-r5.
+ */
+void codegen_emit_limit_bucket(struct codegen_prog *p, bool bytes,
+			       int16_t word, int16_t c_invert, int16_t c_bucket,
+			       uint32_t l_break);
 /*
  * r0 = the half of the element of @s (or its catchall) for the key at
  * register @sreg, the set id at r7 + ec->cbase; none: goto ec->l_break

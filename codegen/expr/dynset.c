@@ -41,16 +41,7 @@
 #define C_SIZE		8
 #define C_INVERT	12
 #define C_TIMEOUT	16
-#define C_TOKENS_MAX	24
-#define C_COST		32
-#define C_NSECS		32
-#define C_RATE		40
-
-/* the limit's scratch (the key is not needed by then) */
-#define FP_COST		SHAPE_BUF_OFF
-#define FP_TRIES	(SHAPE_BUF_OFF + 8)
-#define FP_BASE		(SHAPE_BUF_OFF + 16)
-#define LIMIT_RETRIES	16
+#define C_TOKENS_MAX	24	/* codegen_limit_fill_bucket(): 24 bytes */
 #define DATA(h, f)	((int16_t)((h) * HALF_SIZE + \
 			 offsetof(struct codegen_set_half, data) + (f)))
 
@@ -171,13 +162,7 @@ static void dynset_consts(const struct expr *e, uint8_t *dst,
 		uint32_t invert = l->invert;
 
 		memcpy(dst + C_INVERT, &invert, 4);
-		memcpy(dst + C_TOKENS_MAX, &l->tokens_max, 8);
-		if (l->bytes) {
-			memcpy(dst + C_NSECS, &l->nsecs, 8);
-			memcpy(dst + C_RATE, &l->rate, 8);
-		} else {
-			memcpy(dst + C_COST, &l->cost, 8);
-		}
+		codegen_limit_fill_bucket(l, dst + C_TOKENS_MAX);
 	}
 }
 
@@ -188,9 +173,6 @@ static void dynset_consts(const struct expr *e, uint8_t *dst,
 static void emit_stmts(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 		       const struct expr_counter *c, const struct expr_limit *l)
 {
-	uint32_t l_retry = codegen_label_new(p), l_done = codegen_label_new(p);
-	int16_t cb = ec->cbase;
-
 	if (c) {
 		/* lock packets += 1; lock bytes += pkt.len */
 		codegen_emit(p, INSN_MOV64_IMM(R1, 1));
@@ -201,52 +183,9 @@ static void emit_stmts(struct codegen_prog *p, const struct codegen_expr_ctx *ec
 	if (!l)
 		return;
 	/* the token bucket of codegen/expr/limit.c on the element's word */
-	if (l->bytes) {
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, cb + C_NSECS));
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(len)));
-		codegen_emit(p, INSN_ALU64_REG(BPF_MUL, R1, R2));
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, cb + C_RATE));
-		codegen_emit(p, INSN_ALU64_REG(BPF_DIV, R1, R2));
-	} else {
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, cb + C_COST));
-	}
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_COST));
-	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, FP_TRIES, 0));
-	codegen_label_bind(p, l_retry);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9, DATA(0, SET_DATA_LIMIT)));
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_BASE));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ktime_get_ns));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_BASE));
-	/* r2 = tokens = min(now - base, tokens_max) */
-	codegen_emit(p, INSN_MOV64_REG(R2, R0));
-	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R2, R1));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R7, cb + C_TOKENS_MAX));
-	codegen_emit(p, INSN_JMP_REG(BPF_JLE, R2, R3, 1));
-	codegen_emit(p, INSN_MOV64_REG(R2, R3));
-	/* r5 = tokens - cost; r3 = within */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R10, FP_COST));
-	codegen_emit(p, INSN_MOV64_REG(R5, R2));
-	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R5, R4));
-	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
-	codegen_emit(p, INSN_JMP_IMM(BPF_JSLT, R5, 0, 2));
-	codegen_emit(p, INSN_MOV64_REG(R2, R5));
-	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
-	/* base' = now - tokens; r0 = cmpxchg(word, base, base') */
-	codegen_emit(p, INSN_MOV64_REG(R4, R0));
-	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R4, R2));
-	codegen_emit(p, INSN_MOV64_REG(R0, R1));
-	codegen_emit(p, INSN_ATOMIC_CMPXCHG(BPF_DW, R9, R4, DATA(0, SET_DATA_LIMIT)));
-	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R0, R1, 0), l_done);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_TRIES));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, 1));
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_TRIES));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, LIMIT_RETRIES, 0), l_retry);
-	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
-	codegen_label_bind(p, l_done);
-	/* if within ^ invert == 0 goto break */
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, cb + C_INVERT));
-	codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R3, R2));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), ec->l_break);
+	codegen_emit_limit_bucket(p, l->bytes, DATA(0, SET_DATA_LIMIT),
+				  ec->cbase + C_INVERT, ec->cbase + C_TOKENS_MAX,
+				  ec->l_break);
 }
 
 /* r0 = &state[consts.count]; if r0 == NULL goto @l_null */
