@@ -724,8 +724,14 @@ void codegen_emit_set_find(struct codegen_prog *p, const struct set *s,
 			   uint8_t sreg, const struct codegen_expr_ctx *ec);
 /* what of @s determines the code of codegen_emit_set_find() */
 void codegen_lookup_shape_set(const struct set *s, struct codegen_key *k);
-/* point *@sp to a copy of the shape fields of the set (for shapes) */
+/* point *@sp to a copy of the shape fields of the set (for shapes:
+ * lookup, objref, dynset) */
 int codegen_set_detach(struct set **sp);
+/* free the copy codegen_set_detach() made; *@sp = NULL */
+void codegen_set_release(struct set **sp);
+/* refuse @what of set @s: -EOPNOTSUPP, "set 'name': @what not supported..." */
+int codegen_set_refuse(struct dp_error *err, const struct set *s,
+		       const char *what);
 /* shapes: detach/release an objref's set or object */
 int codegen_objref_detach(struct expr *e);
 void codegen_objref_release(struct expr *e);

@@ -18,8 +18,6 @@
  *	match: invert ? NFT_BREAK : go on; no match: invert ? go on : NFT_BREAK
  */
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/codegen.h"
@@ -44,15 +42,6 @@
 #define C_TOKENS_MAX	24	/* codegen_limit_fill_bucket(): 24 bytes */
 #define DATA(h, f)	((int16_t)((h) * HALF_SIZE + \
 			 offsetof(struct codegen_set_half, data) + (f)))
-
-static int refuse(struct dp_error *err, const struct set *s, const char *what)
-{
-	snprintf(err->buf, sizeof(err->buf),
-		 "set '%.64s': %s not supported by the nfbpf dataplane yet",
-		 s->name ? s->name : "", what);
-	err->msg = err->buf;
-	return -EOPNOTSUPP;
-}
 
 /*
  * the statements an element the rule adds gets: at most one counter and
@@ -89,13 +78,13 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 		return -EOPNOTSUPP;
 	}
 	if (s->flags & (NFT_SET_F_INTERVAL | NFT_SET_F_OBJECT))
-		return refuse(err, s, "dynset on interval or object sets is");
+		return codegen_set_refuse(err, s, "dynset on interval or object sets is");
 	if (s->flags & NFT_SET_F_MAP)
-		return refuse(err, s, "dynset on maps ('add @m { key : value }') is");
+		return codegen_set_refuse(err, s, "dynset on maps ('add @m { key : value }') is");
 	if (s->nexprs)
-		return refuse(err, s, "dynset on a set with statements is");
+		return codegen_set_refuse(err, s, "dynset on a set with statements is");
 	if (dynset_stmts(d, &c, &l))
-		return refuse(err, s, "statements other than one counter and "
+		return codegen_set_refuse(err, s, "statements other than one counter and "
 			      "one limit on elements the packet path adds are");
 	if (d->op > DYNSET_OP_DELETE) {
 		err->msg = "dynset: unknown operation";
@@ -396,30 +385,12 @@ out:
  */
 int codegen_dynset_detach(struct expr *e)
 {
-	struct expr_dynset *d = expr_priv(e);
-	struct set *c;
-
-	if (!d->set)
-		return 0;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	c->flags = d->set->flags;
-	c->klen = d->set->klen;
-	c->timeout = d->set->timeout;
-	c->size = d->set->size;
-	list_init(&c->elems);
-	list_init(&c->list);
-	d->set = c;
-	return 0;
+	return codegen_set_detach(&((struct expr_dynset *)expr_priv(e))->set);
 }
 
 void codegen_dynset_release(struct expr *e)
 {
-	struct expr_dynset *d = expr_priv(e);
-
-	free(d->set);
-	d->set = NULL;
+	codegen_set_release(&((struct expr_dynset *)expr_priv(e))->set);
 }
 
 const struct codegen_expr_ops codegen_expr_dynset = {

@@ -27,7 +27,8 @@
 #define PLEN_OFF	(SHAPE_BUF_OFF - 8)	/* LPM prefix length */
 #define HALF_SIZE	((int32_t)sizeof(struct codegen_set_half))
 
-static int refuse(struct dp_error *err, const struct set *s, const char *what)
+int codegen_set_refuse(struct dp_error *err, const struct set *s,
+		       const char *what)
 {
 	snprintf(err->buf, sizeof(err->buf),
 		 "set '%.64s': %s not supported by the nfbpf dataplane yet",
@@ -47,17 +48,17 @@ static int lookup_check(const struct expr *e, struct dp_error *err)
 		return -EOPNOTSUPP;
 	}
 	if (s->flags & NFT_SET_F_OBJECT)
-		return refuse(err, s, "object maps are");
+		return codegen_set_refuse(err, s, "object maps are");
 	expr_for_each_in(x, s->exprs, s->exprs_len)
 		if (x->type != EXPR_COUNTER)
-			return refuse(err, s, "element statements other than counter are");
+			return codegen_set_refuse(err, s, "element statements other than counter are");
 	if (codegen_set_ranges(s)) {
 		uint32_t i, sum = 0;
 
 		for (i = 0; i < s->nfields && i < SET_FIELDS_MAX; i++)
 			sum += (s->field_len[i] + 3u) & ~3u;
 		if (!s->nfields || s->nfields > SET_FIELDS_MAX || sum != s->klen)
-			return refuse(err, s, "interval concatenations without field lengths are");
+			return codegen_set_refuse(err, s, "interval concatenations without field lengths are");
 	}
 	if (!codegen_reg_ok(l->sreg, s->klen) || s->klen > SET_KLEN_MAX) {
 		err->msg = "lookup: key register or length out of range";
@@ -499,6 +500,8 @@ int codegen_set_detach(struct set **sp)
 		return -ENOMEM;
 	c->flags = s->flags;
 	c->klen = s->klen;
+	c->timeout = s->timeout;	/* dynset */
+	c->size = s->size;
 	c->dtype = s->dtype;
 	c->dlen = s->dlen;
 	c->objtype = s->objtype;
@@ -530,14 +533,17 @@ int codegen_lookup_detach(struct expr *e)
 	return codegen_set_detach(&((struct expr_lookup *)expr_priv(e))->set);
 }
 
+void codegen_set_release(struct set **sp)
+{
+	if (*sp)
+		free((*sp)->exprs);
+	free(*sp);
+	*sp = NULL;
+}
+
 void codegen_lookup_release(struct expr *e)
 {
-	struct expr_lookup *l = expr_priv(e);
-
-	if (l->set)
-		free(l->set->exprs);
-	free(l->set);
-	l->set = NULL;
+	codegen_set_release(&((struct expr_lookup *)expr_priv(e))->set);
 }
 
 const struct codegen_expr_ops codegen_expr_lookup = {
