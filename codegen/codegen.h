@@ -771,6 +771,10 @@ void codegen_emit_scale(struct codegen_prog *p, int16_t cmod, int16_t coff,
 void codegen_emit_ct_state(struct codegen_prog *p, uint32_t untracked);
 /* dst = 0 for @len bytes of registers from slot @slot, rounded up to words */
 void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len);
+/* copy @len bytes from (@src + @soff) to (@dst + @doff) in words, halves
+ * and bytes through register @tmp */
+void codegen_emit_copy(struct codegen_prog *p, int dst, int16_t doff, int src,
+		       int16_t soff, uint32_t len, int tmp);
 /* copy @len bytes from (@src + @soff) to the registers at slot @slot,
  * zeroing the rest of the last word (nft_data_copy) */
 void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,

@@ -280,26 +280,31 @@ void codegen_emit_scale(struct codegen_prog *p, int16_t cmod, int16_t coff,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, REG_OFF(dreg)));
 }
 
-void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
-			      int16_t soff, uint32_t len)
+void codegen_emit_copy(struct codegen_prog *p, int dst, int16_t doff, int src,
+		       int16_t soff, uint32_t len, int tmp)
 {
 	uint32_t done = 0;
-	int tmp = src == R0 ? R1 : R0;
 
-	/* nft_data_copy(): the last partial word is zeroed first */
-	if (len % 4)
-		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(slot + len / 4), 0));
 	while (done < len) {
 		uint32_t rest = len - done;
 		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
 		uint32_t n = rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
 
-		/* tmp = *(size *)(src + soff + done); regs[...] = tmp */
+		/* tmp = *(size *)(src + soff + done); *(dst + doff + done) = tmp */
 		codegen_emit(p, INSN_LDX_MEM(size, tmp, src, soff + done));
-		codegen_emit(p, INSN_STX_MEM(size, R6, tmp,
-					     REG_OFF(slot) + done));
+		codegen_emit(p, INSN_STX_MEM(size, dst, tmp, doff + done));
 		done += n;
 	}
+}
+
+void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
+			      int16_t soff, uint32_t len)
+{
+	/* nft_data_copy(): the last partial word is zeroed first */
+	if (len % 4)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(slot + len / 4), 0));
+	codegen_emit_copy(p, R6, REG_OFF(slot), src, soff, len,
+			  src == R0 ? R1 : R0);
 }
 
 void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,

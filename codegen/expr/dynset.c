@@ -212,7 +212,7 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 {
 	const struct expr_dynset *d = expr_priv(e);
 	const struct set *s = d->set;
-	uint32_t klen = s->klen, words = (klen + 3) / 4, done = 0;
+	uint32_t klen = s->klen, words = (klen + 3) / 4;
 	int fd = ec->env->set_hash_fd[words];
 	uint32_t l_match = codegen_label_new(p), l_nomatch = codegen_label_new(p);
 	uint32_t l_new = codegen_label_new(p), l_end = codegen_label_new(p);
@@ -233,14 +233,7 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, ID_OFF));
 	if (4 * words > klen)
 		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, KEY_OFF + 4 * (words - 1), 0));
-	while (done < klen) {
-		uint32_t rest = klen - done;
-		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
-
-		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(d->sreg_key) + done));
-		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
-		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
-	}
+	codegen_emit_copy(p, R10, KEY_OFF, R6, REG_OFF(d->sreg_key), klen, R1);
 	if (d->op == DYNSET_OP_DELETE) {
 		/* if map_delete_elem(set, key) == 0: count -= 1 */
 		codegen_emit(p, INSN_MOV64_REG(R2, R10));

@@ -273,7 +273,7 @@ static void emit_range_find(struct codegen_prog *p, const struct set *s,
 {
 	int fd = ec->env->set_range_fd;
 	uint32_t l_cnt = codegen_label_new(p), l_cb, l_new = UINT32_MAX, i;
-	uint32_t done = 0, klen = s->klen;
+	uint32_t klen = s->klen;
 
 	/* one callback per field layout in a program */
 	for (i = 0; i < p->ndeferred; i++) {
@@ -294,14 +294,7 @@ static void emit_range_find(struct codegen_prog *p, const struct set *s,
 	/* ctx: id, key bytes, found = ~0, genbit */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, RCTX_OFF + RCTX_ID));
-	while (done < klen) {
-		uint32_t rest = klen - done;
-		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
-
-		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(sreg) + done));
-		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
-		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
-	}
+	codegen_emit_copy(p, R10, KEY_OFF, R6, REG_OFF(sreg), klen, R1);
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, RCTX_OFF + RCTX_FOUND, -1));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, RCTX_OFF + RCTX_GENBIT));
@@ -379,7 +372,6 @@ static void emit_find(struct codegen_prog *p, const struct set *s,
 		 lpm ? ec->env->set_lpm_fd[klen] : ec->env->set_hash_fd[words];
 	uint32_t l_nf = codegen_label_new(p), l_hit = codegen_label_new(p);
 	uint32_t l_cat = codegen_label_new(p);
-	uint32_t done = 0;
 
 	if (fd <= 0) {
 		if (!p->err)
@@ -397,14 +389,7 @@ static void emit_find(struct codegen_prog *p, const struct set *s,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, ID_OFF));
 	if (kbytes > klen)
 		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, KEY_OFF + 4 * (words - 1), 0));
-	while (done < klen) {
-		uint32_t rest = klen - done;
-		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
-
-		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(sreg) + done));
-		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
-		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
-	}
+	codegen_emit_copy(p, R10, KEY_OFF, R6, REG_OFF(sreg), klen, R1);
 	emit_map_lookup(p, fd, lpm, l_nf);
 found:
 	/* found: inverted goes on to the catchall, else hit */
