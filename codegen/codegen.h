@@ -764,12 +764,25 @@ uint64_t codegen_obj_quota_word(const struct object *obj);
 uint64_t codegen_obj_limit_init(const struct object *obj, uint64_t now);
 /* the limit expression's constants of @l into @dst (32 bytes) */
 void codegen_limit_fill(const struct expr_limit *l, uint8_t *dst);
+/* their bucket part into @dst (24 bytes): u64 tokens_max, then packets:
+ * u64 cost; bytes: u64 nsecs, u64 rate */
+void codegen_limit_fill_bucket(const struct expr_limit *l, uint8_t *dst);
 /* emitters shared by the expressions and the objects they name: the
  * constants (descriptor) at r7 + ec->cbase */
 void codegen_emit_counter(struct codegen_prog *p,
 			  const struct codegen_expr_ctx *ec);
 void codegen_emit_limit(struct codegen_prog *p,
 			const struct codegen_expr_ctx *ec, bool bytes);
+/*
+ * codegen_emit_limit_bucket - the token bucket of codegen/expr/limit.c on
+ * the u64 at r9 + @word; constants at r7: u32 invert at @c_invert, the
+ * bucket (codegen_limit_fill_bucket()) at @c_bucket. Over the rate (xor
+ * invert): goto @l_break. Scratch: the shape frame's packet buffer;
+ * clobbers r0-r5.
+ */
+void codegen_emit_limit_bucket(struct codegen_prog *p, bool bytes,
+			       int16_t word, int16_t c_invert, int16_t c_bucket,
+			       uint32_t l_break);
 /*
  * r0 = the half of the element of @s (or its catchall) for the key at
  * register @sreg, the set id at r7 + ec->cbase; none: goto ec->l_break
@@ -778,8 +791,14 @@ void codegen_emit_set_find(struct codegen_prog *p, const struct set *s,
 			   uint8_t sreg, const struct codegen_expr_ctx *ec);
 /* what of @s determines the code of codegen_emit_set_find() */
 void codegen_lookup_shape_set(const struct set *s, struct codegen_key *k);
-/* point *@sp to a copy of the shape fields of the set (for shapes) */
+/* point *@sp to a copy of the shape fields of the set (for shapes:
+ * lookup, objref, dynset) */
 int codegen_set_detach(struct set **sp);
+/* free the copy codegen_set_detach() made; *@sp = NULL */
+void codegen_set_release(struct set **sp);
+/* refuse @what of set @s: -EOPNOTSUPP, "set 'name': @what not supported..." */
+int codegen_set_refuse(struct dp_error *err, const struct set *s,
+		       const char *what);
 /* shapes: detach/release an objref's set or object */
 int codegen_objref_detach(struct expr *e);
 void codegen_objref_release(struct expr *e);
@@ -819,6 +838,10 @@ void codegen_emit_scale(struct codegen_prog *p, int16_t cmod, int16_t coff,
 void codegen_emit_ct_state(struct codegen_prog *p, uint32_t untracked);
 /* dst = 0 for @len bytes of registers from slot @slot, rounded up to words */
 void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len);
+/* copy @len bytes from (@src + @soff) to (@dst + @doff) in words, halves
+ * and bytes through register @tmp */
+void codegen_emit_copy(struct codegen_prog *p, int dst, int16_t doff, int src,
+		       int16_t soff, uint32_t len, int tmp);
 /* copy @len bytes from (@src + @soff) to the registers at slot @slot,
  * zeroing the rest of the last word (nft_data_copy) */
 void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
@@ -863,6 +886,15 @@ void codegen_emit_dynptr(struct codegen_prog *p, const struct codegen_env *env,
  * at tc egress (@tmp clobbered there) */
 void codegen_emit_view_len(struct codegen_prog *p, const struct codegen_env *env,
 			   int dst, int tmp);
+/*
+ * codegen_emit_rec_submit - end a ring-buffer record at r9 (log, reject):
+ * the u16 at r9 + @caplen_off = 0, then up to @cap bytes of the packet
+ * view read to r9 + @data_off with bpf_dynptr_read() and, if that works,
+ * their count at @caplen_off; then bpf_ringbuf_submit(r9, 0). The frame's
+ * dynptr and key slots are scratch (r8 = ctx, r6 = st); clobbers r0-r5.
+ */
+void codegen_emit_rec_submit(struct codegen_prog *p, const struct codegen_env *env,
+			     int16_t caplen_off, int16_t data_off, uint32_t cap);
 /*
  * r0 = bpf_dynptr_slice() of @len packet bytes at offset r2 from
  * skb->data (into the shape frame's buffer if not linear); if that fails

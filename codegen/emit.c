@@ -280,26 +280,31 @@ void codegen_emit_scale(struct codegen_prog *p, int16_t cmod, int16_t coff,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, REG_OFF(dreg)));
 }
 
-void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
-			      int16_t soff, uint32_t len)
+void codegen_emit_copy(struct codegen_prog *p, int dst, int16_t doff, int src,
+		       int16_t soff, uint32_t len, int tmp)
 {
 	uint32_t done = 0;
-	int tmp = src == R0 ? R1 : R0;
 
-	/* nft_data_copy(): the last partial word is zeroed first */
-	if (len % 4)
-		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(slot + len / 4), 0));
 	while (done < len) {
 		uint32_t rest = len - done;
 		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
 		uint32_t n = rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
 
-		/* tmp = *(size *)(src + soff + done); regs[...] = tmp */
+		/* tmp = *(size *)(src + soff + done); *(dst + doff + done) = tmp */
 		codegen_emit(p, INSN_LDX_MEM(size, tmp, src, soff + done));
-		codegen_emit(p, INSN_STX_MEM(size, R6, tmp,
-					     REG_OFF(slot) + done));
+		codegen_emit(p, INSN_STX_MEM(size, dst, tmp, doff + done));
 		done += n;
 	}
+}
+
+void codegen_emit_copy_to_reg(struct codegen_prog *p, uint8_t slot, int src,
+			      int16_t soff, uint32_t len)
+{
+	/* nft_data_copy(): the last partial word is zeroed first */
+	if (len % 4)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(slot + len / 4), 0));
+	codegen_emit_copy(p, R6, REG_OFF(slot), src, soff, len,
+			  src == R0 ? R1 : R0);
 }
 
 void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,
@@ -380,6 +385,39 @@ void codegen_emit_dynptr(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
 	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_adjust));
 	codegen_label_bind(p, l_ok);
+}
+
+void codegen_emit_rec_submit(struct codegen_prog *p, const struct codegen_env *env,
+			     int16_t caplen_off, int16_t data_off, uint32_t cap)
+{
+	uint32_t l_cap = codegen_label_new(p), l_submit = codegen_label_new(p);
+
+	/* rec->caplen = 0; the packet view as a dynptr */
+	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, caplen_off, 0));
+	codegen_emit_dynptr(p, env, R8, SHAPE_DYNPTR_OFF);
+	/* r2 = min(view length, cap), kept at SHAPE_KEY_OFF */
+	codegen_emit_view_len(p, env, R2, R3);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R2, cap, 0), l_cap);
+	codegen_emit(p, INSN_MOV64_IMM(R2, cap));
+	codegen_label_bind(p, l_cap);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R2, SHAPE_KEY_OFF));
+	/* r0 = bpf_dynptr_read(rec + data_off, r2, &dynptr, 0, 0) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, data_off));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+	codegen_emit(p, INSN_MOV64_IMM(R5, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_read));
+	/* if r0 == 0: rec->caplen = r2 */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_submit);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, caplen_off));
+	/* bpf_ringbuf_submit(rec, 0) */
+	codegen_label_bind(p, l_submit);
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_submit));
 }
 
 void codegen_emit_slice(struct codegen_prog *p, const struct codegen_env *env,

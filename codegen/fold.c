@@ -240,7 +240,6 @@ void codegen_fold_emit(struct codegen_prog *p, const struct codegen_shape *s,
 	for (i = 0; i < n; i++) {
 		const struct expr *e = st[i].e;
 		const struct expr_cmp *c = expr_priv(e);
-		uint32_t done = 0;
 
 		if (e->type == EXPR_PAYLOAD) {
 			emit_cached_load(p, expr_priv(e), ec.l_break, l_walk);
@@ -252,16 +251,8 @@ void codegen_fold_emit(struct codegen_prog *p, const struct codegen_shape *s,
 			continue;
 		}
 		/* key[koff, + len) = regs[sreg, + len) */
-		while (done < c->data.len) {
-			uint32_t rest = c->data.len - done;
-			int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
-
-			codegen_emit(p, INSN_LDX_MEM(size, R1, R6,
-						     REG_OFF(c->sreg) + done));
-			codegen_emit(p, INSN_STX_MEM(size, R10, R1,
-						     FOLD_KEY_FP + 4 + st[i].koff + done));
-			done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
-		}
+		codegen_emit_copy(p, R10, FOLD_KEY_FP + 4 + st[i].koff, R6,
+				  REG_OFF(c->sreg), c->data.len, R1);
 	}
 	/* key.run = head->consts[RUN]; r0 = fold_map[key] */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ENTRY_CONSTS_OFF + FOLD_CONST_RUN));

@@ -124,6 +124,30 @@ int nfnl_expr_stateful_parse(const struct nfnl_expr_ctx *ectx,
 void nfnl_expr_fill(struct nfnl_buf *b, struct net *net, uint16_t attr,
 		    const struct expr *e);
 
+/*
+ * limit and quota (nfnl/expr/limit.c, quota.c): their attributes, the
+ * same for the expression and the object of that name (nfnl/obj/)
+ */
+struct expr_limit;
+struct expr_quota;
+extern const struct attr_policy nfnl_limit_policy[];
+/**
+ * nfnl_limit_parse - nft_limit_select_ops() + nft_limit_init() +
+ * nft_limit_pkts_init() of @tb into @l (zeroed by the caller)
+ * Return: 0 or the kernel's -errno, in its order.
+ */
+int nfnl_limit_parse(const struct nlattr **tb, struct expr_limit *l);
+extern const struct attr_policy nfnl_quota_policy[];
+/**
+ * nfnl_quota_parse - nft_quota_do_init() of @tb into @q (zeroed by the
+ * caller)
+ * Return: 0 or the kernel's -errno, in its order.
+ */
+int nfnl_quota_parse(const struct nlattr **tb, struct expr_quota *q);
+/* nft_quota_do_dump(): consumed capped at the quota, depleted from there */
+void nfnl_quota_dump(struct nfnl_buf *b, uint64_t quota, uint64_t consumed,
+		     uint32_t flags);
+
 /* xtables match/target (nfnl/expr/match.c), shared by both types */
 struct expr_xt;
 extern const struct attr_policy nfnl_xt_policy[];

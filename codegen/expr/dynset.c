@@ -18,8 +18,6 @@
  *	match: invert ? NFT_BREAK : go on; no match: invert ? go on : NFT_BREAK
  */
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/codegen.h"
@@ -41,27 +39,9 @@
 #define C_SIZE		8
 #define C_INVERT	12
 #define C_TIMEOUT	16
-#define C_TOKENS_MAX	24
-#define C_COST		32
-#define C_NSECS		32
-#define C_RATE		40
-
-/* the limit's scratch (the key is not needed by then) */
-#define FP_COST		SHAPE_BUF_OFF
-#define FP_TRIES	(SHAPE_BUF_OFF + 8)
-#define FP_BASE		(SHAPE_BUF_OFF + 16)
-#define LIMIT_RETRIES	16
+#define C_TOKENS_MAX	24	/* codegen_limit_fill_bucket(): 24 bytes */
 #define DATA(h, f)	((int16_t)((h) * HALF_SIZE + \
 			 offsetof(struct codegen_set_half, data) + (f)))
-
-static int refuse(struct dp_error *err, const struct set *s, const char *what)
-{
-	snprintf(err->buf, sizeof(err->buf),
-		 "set '%.64s': %s not supported by the nfbpf dataplane yet",
-		 s->name ? s->name : "", what);
-	err->msg = err->buf;
-	return -EOPNOTSUPP;
-}
 
 /*
  * the statements an element the rule adds gets: at most one counter and
@@ -98,13 +78,13 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 		return -EOPNOTSUPP;
 	}
 	if (s->flags & (NFT_SET_F_INTERVAL | NFT_SET_F_OBJECT))
-		return refuse(err, s, "dynset on interval or object sets is");
+		return codegen_set_refuse(err, s, "dynset on interval or object sets is");
 	if (s->flags & NFT_SET_F_MAP)
-		return refuse(err, s, "dynset on maps ('add @m { key : value }') is");
+		return codegen_set_refuse(err, s, "dynset on maps ('add @m { key : value }') is");
 	if (s->nexprs)
-		return refuse(err, s, "dynset on a set with statements is");
+		return codegen_set_refuse(err, s, "dynset on a set with statements is");
 	if (dynset_stmts(d, &c, &l))
-		return refuse(err, s, "statements other than one counter and "
+		return codegen_set_refuse(err, s, "statements other than one counter and "
 			      "one limit on elements the packet path adds are");
 	if (d->op > DYNSET_OP_DELETE) {
 		err->msg = "dynset: unknown operation";
@@ -171,13 +151,7 @@ static void dynset_consts(const struct expr *e, uint8_t *dst,
 		uint32_t invert = l->invert;
 
 		memcpy(dst + C_INVERT, &invert, 4);
-		memcpy(dst + C_TOKENS_MAX, &l->tokens_max, 8);
-		if (l->bytes) {
-			memcpy(dst + C_NSECS, &l->nsecs, 8);
-			memcpy(dst + C_RATE, &l->rate, 8);
-		} else {
-			memcpy(dst + C_COST, &l->cost, 8);
-		}
+		codegen_limit_fill_bucket(l, dst + C_TOKENS_MAX);
 	}
 }
 
@@ -188,9 +162,6 @@ static void dynset_consts(const struct expr *e, uint8_t *dst,
 static void emit_stmts(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 		       const struct expr_counter *c, const struct expr_limit *l)
 {
-	uint32_t l_retry = codegen_label_new(p), l_done = codegen_label_new(p);
-	int16_t cb = ec->cbase;
-
 	if (c) {
 		/* lock packets += 1; lock bytes += pkt.len */
 		codegen_emit(p, INSN_MOV64_IMM(R1, 1));
@@ -201,52 +172,9 @@ static void emit_stmts(struct codegen_prog *p, const struct codegen_expr_ctx *ec
 	if (!l)
 		return;
 	/* the token bucket of codegen/expr/limit.c on the element's word */
-	if (l->bytes) {
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, cb + C_NSECS));
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(len)));
-		codegen_emit(p, INSN_ALU64_REG(BPF_MUL, R1, R2));
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, cb + C_RATE));
-		codegen_emit(p, INSN_ALU64_REG(BPF_DIV, R1, R2));
-	} else {
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, cb + C_COST));
-	}
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_COST));
-	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, FP_TRIES, 0));
-	codegen_label_bind(p, l_retry);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9, DATA(0, SET_DATA_LIMIT)));
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_BASE));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ktime_get_ns));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_BASE));
-	/* r2 = tokens = min(now - base, tokens_max) */
-	codegen_emit(p, INSN_MOV64_REG(R2, R0));
-	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R2, R1));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R7, cb + C_TOKENS_MAX));
-	codegen_emit(p, INSN_JMP_REG(BPF_JLE, R2, R3, 1));
-	codegen_emit(p, INSN_MOV64_REG(R2, R3));
-	/* r5 = tokens - cost; r3 = within */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R10, FP_COST));
-	codegen_emit(p, INSN_MOV64_REG(R5, R2));
-	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R5, R4));
-	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
-	codegen_emit(p, INSN_JMP_IMM(BPF_JSLT, R5, 0, 2));
-	codegen_emit(p, INSN_MOV64_REG(R2, R5));
-	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
-	/* base' = now - tokens; r0 = cmpxchg(word, base, base') */
-	codegen_emit(p, INSN_MOV64_REG(R4, R0));
-	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R4, R2));
-	codegen_emit(p, INSN_MOV64_REG(R0, R1));
-	codegen_emit(p, INSN_ATOMIC_CMPXCHG(BPF_DW, R9, R4, DATA(0, SET_DATA_LIMIT)));
-	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R0, R1, 0), l_done);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_TRIES));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, 1));
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_TRIES));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, LIMIT_RETRIES, 0), l_retry);
-	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
-	codegen_label_bind(p, l_done);
-	/* if within ^ invert == 0 goto break */
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, cb + C_INVERT));
-	codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R3, R2));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), ec->l_break);
+	codegen_emit_limit_bucket(p, l->bytes, DATA(0, SET_DATA_LIMIT),
+				  ec->cbase + C_INVERT, ec->cbase + C_TOKENS_MAX,
+				  ec->l_break);
 }
 
 /* r0 = &state[consts.count]; if r0 == NULL goto @l_null */
@@ -284,7 +212,7 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 {
 	const struct expr_dynset *d = expr_priv(e);
 	const struct set *s = d->set;
-	uint32_t klen = s->klen, words = (klen + 3) / 4, done = 0;
+	uint32_t klen = s->klen, words = (klen + 3) / 4;
 	int fd = ec->env->set_hash_fd[words];
 	uint32_t l_match = codegen_label_new(p), l_nomatch = codegen_label_new(p);
 	uint32_t l_new = codegen_label_new(p), l_end = codegen_label_new(p);
@@ -305,14 +233,7 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, ID_OFF));
 	if (4 * words > klen)
 		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, KEY_OFF + 4 * (words - 1), 0));
-	while (done < klen) {
-		uint32_t rest = klen - done;
-		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
-
-		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(d->sreg_key) + done));
-		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
-		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
-	}
+	codegen_emit_copy(p, R10, KEY_OFF, R6, REG_OFF(d->sreg_key), klen, R1);
 	if (d->op == DYNSET_OP_DELETE) {
 		/* if map_delete_elem(set, key) == 0: count -= 1 */
 		codegen_emit(p, INSN_MOV64_REG(R2, R10));
@@ -457,30 +378,12 @@ out:
  */
 int codegen_dynset_detach(struct expr *e)
 {
-	struct expr_dynset *d = expr_priv(e);
-	struct set *c;
-
-	if (!d->set)
-		return 0;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	c->flags = d->set->flags;
-	c->klen = d->set->klen;
-	c->timeout = d->set->timeout;
-	c->size = d->set->size;
-	list_init(&c->elems);
-	list_init(&c->list);
-	d->set = c;
-	return 0;
+	return codegen_set_detach(&((struct expr_dynset *)expr_priv(e))->set);
 }
 
 void codegen_dynset_release(struct expr *e)
 {
-	struct expr_dynset *d = expr_priv(e);
-
-	free(d->set);
-	d->set = NULL;
+	codegen_set_release(&((struct expr_dynset *)expr_priv(e))->set);
 }
 
 const struct codegen_expr_ops codegen_expr_dynset = {

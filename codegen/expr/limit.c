@@ -65,19 +65,24 @@ static void limit_shape(const struct expr *e, struct codegen_key *k)
 	codegen_key_put(k, &bytes, 1);
 }
 
+void codegen_limit_fill_bucket(const struct expr_limit *l, uint8_t *dst)
+{
+	memcpy(dst, &l->tokens_max, 8);
+	if (l->bytes) {
+		memcpy(dst + C_NSECS - C_TOKENS_MAX, &l->nsecs, 8);
+		memcpy(dst + C_RATE - C_TOKENS_MAX, &l->rate, 8);
+	} else {
+		memcpy(dst + C_COST - C_TOKENS_MAX, &l->cost, 8);
+	}
+}
+
 void codegen_limit_fill(const struct expr_limit *l, uint8_t *dst)
 {
 	uint32_t invert = l->invert;
 
 	memcpy(dst + C_SLOT, &l->slot, 4);
 	memcpy(dst + C_INVERT, &invert, 4);
-	memcpy(dst + C_TOKENS_MAX, &l->tokens_max, 8);
-	if (l->bytes) {
-		memcpy(dst + C_NSECS, &l->nsecs, 8);
-		memcpy(dst + C_RATE, &l->rate, 8);
-	} else {
-		memcpy(dst + C_COST, &l->cost, 8);
-	}
+	codegen_limit_fill_bucket(l, dst + C_TOKENS_MAX);
 }
 
 static void limit_consts(const struct expr *e, uint8_t *dst,
@@ -87,17 +92,15 @@ static void limit_consts(const struct expr *e, uint8_t *dst,
 	codegen_limit_fill(expr_priv(e), dst);
 }
 
-void codegen_emit_limit(struct codegen_prog *p,
-			const struct codegen_expr_ctx *ec, bool bytes)
+void codegen_emit_limit_bucket(struct codegen_prog *p, bool bytes,
+			       int16_t word, int16_t c_invert, int16_t c_bucket,
+			       uint32_t l_break)
 {
 	uint32_t l_retry = codegen_label_new(p);
 	uint32_t l_done = codegen_label_new(p);
-	int16_t cb = ec->cbase;
+	int16_t cb = c_bucket - C_TOKENS_MAX;
 
-	/* 1. r9 = &base; if NULL goto break */
-	codegen_emit_slot_lookup(p, ec, ec->env->state_fd, ec->l_break);
-	codegen_emit(p, INSN_MOV64_REG(R9, R0));
-	/* 2. cost; tries = 0 */
+	/* 1. cost; tries = 0 */
 	if (bytes) {
 		/* r1 = consts.nsecs * pkt.len / consts.rate */
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, cb + C_NSECS));
@@ -111,9 +114,9 @@ void codegen_emit_limit(struct codegen_prog *p,
 	}
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_COST));
 	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, FP_TRIES, 0));
-	/* 3. retry: r1 = *r9 (base), saved; r0 = now */
+	/* 2. retry: r1 = the word (base), saved; r0 = now */
 	codegen_label_bind(p, l_retry);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9, 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9, word));
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_BASE));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ktime_get_ns));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_BASE));
@@ -132,11 +135,11 @@ void codegen_emit_limit(struct codegen_prog *p,
 	/* within: tokens = delta */
 	codegen_emit(p, INSN_MOV64_REG(R2, R5));
 	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
-	/* 4. r4 = base' = now - tokens; r0 = cmpxchg(r9, base, base') */
+	/* 3. r4 = base' = now - tokens; r0 = cmpxchg(word, base, base') */
 	codegen_emit(p, INSN_MOV64_REG(R4, R0));
 	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R4, R2));
 	codegen_emit(p, INSN_MOV64_REG(R0, R1));
-	codegen_emit(p, INSN_ATOMIC_CMPXCHG(BPF_DW, R9, R4, 0));
+	codegen_emit(p, INSN_ATOMIC_CMPXCHG(BPF_DW, R9, R4, word));
 	/* if r0 == base goto done */
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R0, R1, 0), l_done);
 	/* if ++tries < LIMIT_RETRIES goto retry */
@@ -146,11 +149,21 @@ void codegen_emit_limit(struct codegen_prog *p,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, LIMIT_RETRIES, 0), l_retry);
 	/* out of retries: over the rate */
 	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
-	/* 5. done: if within ^ consts.invert == 0 goto break */
+	/* 4. done: if within ^ consts.invert == 0 goto break */
 	codegen_label_bind(p, l_done);
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, cb + C_INVERT));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, c_invert));
 	codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R3, R2));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), ec->l_break);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_break);
+}
+
+void codegen_emit_limit(struct codegen_prog *p,
+			const struct codegen_expr_ctx *ec, bool bytes)
+{
+	/* r9 = &base (state map); if NULL goto break */
+	codegen_emit_slot_lookup(p, ec, ec->env->state_fd, ec->l_break);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	codegen_emit_limit_bucket(p, bytes, 0, ec->cbase + C_INVERT,
+				  ec->cbase + C_TOKENS_MAX, ec->l_break);
 }
 
 static void limit_emit(struct codegen_prog *p, const struct expr *e,

@@ -123,8 +123,7 @@ void codegen_emit_log_record(struct codegen_prog *p,
 {
 	const struct codegen_env *env = ec->env;
 	uint32_t l_out = codegen_label_new(p), l_nodev = codegen_label_new(p);
-	uint32_t l_noll = codegen_label_new(p), l_cap = codegen_label_new(p);
-	uint32_t l_submit = codegen_label_new(p), l_nouid = codegen_label_new(p);
+	uint32_t l_noll = codegen_label_new(p), l_nouid = codegen_label_new(p);
 	int i;
 
 	/* r0 = bpf_ringbuf_reserve(log, sizeof(rec), 0); if !r0 goto out */
@@ -221,32 +220,8 @@ void codegen_emit_log_record(struct codegen_prog *p,
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(ll_addr)));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
 	codegen_label_bind(p, l_noll);
-	/* 6. packet bytes: the packet view as a dynptr */
-	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, REC(caplen), 0));
-	codegen_emit_dynptr(p, env, R8, SHAPE_DYNPTR_OFF);
-	/* r2 = min(view length, LOG_REC_DATA), kept at SHAPE_KEY_OFF */
-	codegen_emit_view_len(p, env, R2, R3);
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R2, LOG_REC_DATA, 0), l_cap);
-	codegen_emit(p, INSN_MOV64_IMM(R2, LOG_REC_DATA));
-	codegen_label_bind(p, l_cap);
-	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R2, SHAPE_KEY_OFF));
-	/* r0 = bpf_dynptr_read(rec->data, r2, &dynptr, 0, 0) */
-	codegen_emit(p, INSN_MOV64_REG(R1, R9));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(data)));
-	codegen_emit(p, INSN_MOV64_REG(R3, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
-	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
-	codegen_emit(p, INSN_MOV64_IMM(R5, 0));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_read));
-	/* if r0 == 0: rec->caplen = r2 */
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_submit);
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
-	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, REC(caplen)));
-	/* 7. bpf_ringbuf_submit(rec, 0) */
-	codegen_label_bind(p, l_submit);
-	codegen_emit(p, INSN_MOV64_REG(R1, R9));
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_submit));
+	/* 6. packet bytes, 7. bpf_ringbuf_submit(rec, 0) */
+	codegen_emit_rec_submit(p, env, REC(caplen), REC(data), LOG_REC_DATA);
 	codegen_label_bind(p, l_out);
 }
 

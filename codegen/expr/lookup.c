@@ -27,7 +27,8 @@
 #define PLEN_OFF	(SHAPE_BUF_OFF - 8)	/* LPM prefix length */
 #define HALF_SIZE	((int32_t)sizeof(struct codegen_set_half))
 
-static int refuse(struct dp_error *err, const struct set *s, const char *what)
+int codegen_set_refuse(struct dp_error *err, const struct set *s,
+		       const char *what)
 {
 	snprintf(err->buf, sizeof(err->buf),
 		 "set '%.64s': %s not supported by the nfbpf dataplane yet",
@@ -47,17 +48,17 @@ static int lookup_check(const struct expr *e, struct dp_error *err)
 		return -EOPNOTSUPP;
 	}
 	if (s->flags & NFT_SET_F_OBJECT)
-		return refuse(err, s, "object maps are");
+		return codegen_set_refuse(err, s, "object maps are");
 	expr_for_each_in(x, s->exprs, s->exprs_len)
 		if (x->type != EXPR_COUNTER)
-			return refuse(err, s, "element statements other than counter are");
+			return codegen_set_refuse(err, s, "element statements other than counter are");
 	if (codegen_set_ranges(s)) {
 		uint32_t i, sum = 0;
 
 		for (i = 0; i < s->nfields && i < SET_FIELDS_MAX; i++)
 			sum += (s->field_len[i] + 3u) & ~3u;
 		if (!s->nfields || s->nfields > SET_FIELDS_MAX || sum != s->klen)
-			return refuse(err, s, "interval concatenations without field lengths are");
+			return codegen_set_refuse(err, s, "interval concatenations without field lengths are");
 	}
 	if (!codegen_reg_ok(l->sreg, s->klen) || s->klen > SET_KLEN_MAX) {
 		err->msg = "lookup: key register or length out of range";
@@ -272,7 +273,7 @@ static void emit_range_find(struct codegen_prog *p, const struct set *s,
 {
 	int fd = ec->env->set_range_fd;
 	uint32_t l_cnt = codegen_label_new(p), l_cb, l_new = UINT32_MAX, i;
-	uint32_t done = 0, klen = s->klen;
+	uint32_t klen = s->klen;
 
 	/* one callback per field layout in a program */
 	for (i = 0; i < p->ndeferred; i++) {
@@ -293,14 +294,7 @@ static void emit_range_find(struct codegen_prog *p, const struct set *s,
 	/* ctx: id, key bytes, found = ~0, genbit */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, RCTX_OFF + RCTX_ID));
-	while (done < klen) {
-		uint32_t rest = klen - done;
-		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
-
-		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(sreg) + done));
-		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
-		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
-	}
+	codegen_emit_copy(p, R10, KEY_OFF, R6, REG_OFF(sreg), klen, R1);
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, RCTX_OFF + RCTX_FOUND, -1));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(genbit)));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, RCTX_OFF + RCTX_GENBIT));
@@ -378,7 +372,6 @@ static void emit_find(struct codegen_prog *p, const struct set *s,
 		 lpm ? ec->env->set_lpm_fd[klen] : ec->env->set_hash_fd[words];
 	uint32_t l_nf = codegen_label_new(p), l_hit = codegen_label_new(p);
 	uint32_t l_cat = codegen_label_new(p);
-	uint32_t done = 0;
 
 	if (fd <= 0) {
 		if (!p->err)
@@ -396,14 +389,7 @@ static void emit_find(struct codegen_prog *p, const struct set *s,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, ID_OFF));
 	if (kbytes > klen)
 		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, KEY_OFF + 4 * (words - 1), 0));
-	while (done < klen) {
-		uint32_t rest = klen - done;
-		int size = rest >= 4 ? BPF_W : rest >= 2 ? BPF_H : BPF_B;
-
-		codegen_emit(p, INSN_LDX_MEM(size, R1, R6, REG_OFF(sreg) + done));
-		codegen_emit(p, INSN_STX_MEM(size, R10, R1, KEY_OFF + done));
-		done += rest >= 4 ? 4 : rest >= 2 ? 2 : 1;
-	}
+	codegen_emit_copy(p, R10, KEY_OFF, R6, REG_OFF(sreg), klen, R1);
 	emit_map_lookup(p, fd, lpm, l_nf);
 found:
 	/* found: inverted goes on to the catchall, else hit */
@@ -499,6 +485,8 @@ int codegen_set_detach(struct set **sp)
 		return -ENOMEM;
 	c->flags = s->flags;
 	c->klen = s->klen;
+	c->timeout = s->timeout;	/* dynset */
+	c->size = s->size;
 	c->dtype = s->dtype;
 	c->dlen = s->dlen;
 	c->objtype = s->objtype;
@@ -530,14 +518,17 @@ int codegen_lookup_detach(struct expr *e)
 	return codegen_set_detach(&((struct expr_lookup *)expr_priv(e))->set);
 }
 
+void codegen_set_release(struct set **sp)
+{
+	if (*sp)
+		free((*sp)->exprs);
+	free(*sp);
+	*sp = NULL;
+}
+
 void codegen_lookup_release(struct expr *e)
 {
-	struct expr_lookup *l = expr_priv(e);
-
-	if (l->set)
-		free(l->set->exprs);
-	free(l->set);
-	l->set = NULL;
+	codegen_set_release(&((struct expr_lookup *)expr_priv(e))->set);
 }
 
 const struct codegen_expr_ops codegen_expr_lookup = {

@@ -388,12 +388,10 @@ void codegen_objref_release(struct expr *e)
 {
 	struct expr_objref *o = expr_priv(e);
 
-	if (o->set) {
-		free(o->set->exprs);
-		free(o->set);
-	} else
+	if (o->set)
+		codegen_set_release(&o->set);
+	else
 		free(o->obj);
-	o->set = NULL;
 	o->obj = NULL;
 }
 

@@ -70,8 +70,7 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 				const struct codegen_expr_ctx *ec)
 {
 	const struct codegen_env *env = ec->env;
-	uint32_t l_out = codegen_label_new(p), l_cap = codegen_label_new(p);
-	uint32_t l_submit = codegen_label_new(p);
+	uint32_t l_out = codegen_label_new(p);
 
 	/* r0 = bpf_ringbuf_reserve(reject, sizeof(rec), 0); if !r0 goto out */
 	codegen_emit_ld_map(p, R1, env->reject_fd);
@@ -109,36 +108,8 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, REJECT_CSUM_KNOWN));
 		codegen_emit(p, INSN_STX_MEM(BPF_B, R9, R1, REC(csum)));
 	}
-	/* 4. packet bytes: bpf_dynptr_from_skb(ctx->skb, 0, &dynptr) */
-	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, REC(caplen), 0));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	codegen_emit(p, INSN_MOV64_REG(R3, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
-	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
-	/* r2 = min(pkt.len, REJECT_REC_DATA), kept at SHAPE_KEY_OFF */
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(len)));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R2, REJECT_REC_DATA, 0), l_cap);
-	codegen_emit(p, INSN_MOV64_IMM(R2, REJECT_REC_DATA));
-	codegen_label_bind(p, l_cap);
-	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R2, SHAPE_KEY_OFF));
-	/* r0 = bpf_dynptr_read(rec->data, r2, &dynptr, 0, 0) */
-	codegen_emit(p, INSN_MOV64_REG(R1, R9));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(data)));
-	codegen_emit(p, INSN_MOV64_REG(R3, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
-	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
-	codegen_emit(p, INSN_MOV64_IMM(R5, 0));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_read));
-	/* if r0 == 0: rec->caplen = r2 */
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_submit);
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
-	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, REC(caplen)));
-	/* 5. bpf_ringbuf_submit(rec, 0) */
-	codegen_label_bind(p, l_submit);
-	codegen_emit(p, INSN_MOV64_REG(R1, R9));
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_submit));
+	/* 4. packet bytes, 5. bpf_ringbuf_submit(rec, 0) */
+	codegen_emit_rec_submit(p, env, REC(caplen), REC(data), REJECT_REC_DATA);
 	codegen_label_bind(p, l_out);
 }
 

@@ -10,7 +10,7 @@
 #define NSEC_PER_SEC		1000000000ull
 #define LIMIT_PKT_BURST_DEFAULT	5	/* NFT_LIMIT_PKT_BURST_DEFAULT, as iptables */
 
-static const struct attr_policy limit_policy[NFTA_LIMIT_MAX + 1] = {
+const struct attr_policy nfnl_limit_policy[NFTA_LIMIT_MAX + 1] = {
 	[NFTA_LIMIT_RATE] = { .kind = ATTR_U64 },
 	[NFTA_LIMIT_UNIT] = { .kind = ATTR_U64 },
 	[NFTA_LIMIT_BURST] = { .kind = ATTR_U32 },
@@ -18,13 +18,10 @@ static const struct attr_policy limit_policy[NFTA_LIMIT_MAX + 1] = {
 	[NFTA_LIMIT_FLAGS] = { .kind = ATTR_U32 },
 };
 
-static int limit_parse(const struct nfnl_expr_ctx *ctx, void *p,
-		       const struct nlattr **tb)
+int nfnl_limit_parse(const struct nlattr **tb, struct expr_limit *priv)
 {
-	struct expr_limit *priv = p;
 	uint64_t unit, rate_with_burst, tokens;
 
-	(void)ctx;
 	/* 0. nft_limit_select_ops(): the type picks the ops first */
 	if (tb[NFTA_LIMIT_TYPE]) {
 		switch (nfnl_attr_be32(tb[NFTA_LIMIT_TYPE])) {
@@ -79,6 +76,13 @@ static int limit_parse(const struct nfnl_expr_ctx *ctx, void *p,
 	return 0;
 }
 
+static int limit_parse(const struct nfnl_expr_ctx *ctx, void *p,
+		       const struct nlattr **tb)
+{
+	(void)ctx;
+	return nfnl_limit_parse(tb, p);
+}
+
 static void limit_dump(struct nfnl_buf *b, const void *p)
 {
 	const struct expr_limit *priv = p;
@@ -95,7 +99,7 @@ const struct nfnl_expr_ops nfnl_expr_limit = {
 	.type = EXPR_LIMIT,
 	.name = "limit",
 	.maxattr = NFTA_LIMIT_MAX,
-	.policy = limit_policy,
+	.policy = nfnl_limit_policy,
 	.parse = limit_parse,
 	.dump = limit_dump,
 };

@@ -9,18 +9,14 @@
 #include "dataplane.h"
 #include "expr/quota.h"
 
-static const struct attr_policy quota_policy[NFTA_QUOTA_MAX + 1] = {
+const struct attr_policy nfnl_quota_policy[NFTA_QUOTA_MAX + 1] = {
 	[NFTA_QUOTA_BYTES] = { .kind = ATTR_U64 },
 	[NFTA_QUOTA_FLAGS] = { .kind = ATTR_U32 },
 	[NFTA_QUOTA_CONSUMED] = { .kind = ATTR_U64 },
 };
 
-static int quota_parse(const struct nfnl_expr_ctx *ctx, void *p,
-		       const struct nlattr **tb)
+int nfnl_quota_parse(const struct nlattr **tb, struct expr_quota *priv)
 {
-	struct expr_quota *priv = p;
-
-	(void)ctx;
 	if (!tb[NFTA_QUOTA_BYTES])
 		return -EINVAL;
 	priv->quota = nfnl_attr_be64(tb[NFTA_QUOTA_BYTES]);
@@ -43,6 +39,13 @@ static int quota_parse(const struct nfnl_expr_ctx *ctx, void *p,
 	return 0;
 }
 
+static int quota_parse(const struct nfnl_expr_ctx *ctx, void *p,
+		       const struct nlattr **tb)
+{
+	(void)ctx;
+	return nfnl_quota_parse(tb, p);
+}
+
 /* the live consumed bytes, as the kernel keeps them with the rule */
 static void quota_live(struct net *net, void *p)
 {
@@ -53,27 +56,31 @@ static void quota_live(struct net *net, void *p)
 		priv->consumed = v;
 }
 
-/* nft_quota_do_dump(): never more than the quota, and depleted from there */
+void nfnl_quota_dump(struct nfnl_buf *b, uint64_t quota, uint64_t consumed,
+		     uint32_t flags)
+{
+	if (consumed >= quota) {
+		consumed = quota;
+		flags |= NFT_QUOTA_F_DEPLETED;
+	}
+	nfnl_put_be64(b, NFTA_QUOTA_BYTES, quota);
+	nfnl_put_be64(b, NFTA_QUOTA_CONSUMED, consumed);
+	nfnl_put_be32(b, NFTA_QUOTA_FLAGS, flags);
+}
+
 static void quota_dump(struct nfnl_buf *b, const void *p)
 {
 	const struct expr_quota *priv = p;
-	uint32_t flags = priv->invert ? NFT_QUOTA_F_INV : 0;
-	uint64_t consumed = priv->consumed;
 
-	if (consumed >= priv->quota) {
-		consumed = priv->quota;
-		flags |= NFT_QUOTA_F_DEPLETED;
-	}
-	nfnl_put_be64(b, NFTA_QUOTA_BYTES, priv->quota);
-	nfnl_put_be64(b, NFTA_QUOTA_CONSUMED, consumed);
-	nfnl_put_be32(b, NFTA_QUOTA_FLAGS, flags);
+	nfnl_quota_dump(b, priv->quota, priv->consumed,
+			priv->invert ? NFT_QUOTA_F_INV : 0);
 }
 
 const struct nfnl_expr_ops nfnl_expr_quota = {
 	.type = EXPR_QUOTA,
 	.name = "quota",
 	.maxattr = NFTA_QUOTA_MAX,
-	.policy = quota_policy,
+	.policy = nfnl_quota_policy,
 	.parse = quota_parse,
 	.live = quota_live,
 	.dump = quota_dump,

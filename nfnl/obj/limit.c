@@ -2,57 +2,28 @@
 /* limit.c - limit objects (nft_limit.c, nft_limit_obj_type). */
 #include <errno.h>
 #include "nfnl_obj.h"
+#include "nfnl_expr.h"
+#include "expr/limit.h"
 
 #define NSEC_PER_SEC		1000000000ull
-#define LIMIT_PKT_BURST_DEFAULT	5	/* NFT_LIMIT_PKT_BURST_DEFAULT */
 
-static const struct attr_policy limit_policy[NFTA_LIMIT_MAX + 1] = {
-	[NFTA_LIMIT_RATE] = { .kind = ATTR_U64 },
-	[NFTA_LIMIT_UNIT] = { .kind = ATTR_U64 },
-	[NFTA_LIMIT_BURST] = { .kind = ATTR_U32 },
-	[NFTA_LIMIT_TYPE] = { .kind = ATTR_U32 },
-	[NFTA_LIMIT_FLAGS] = { .kind = ATTR_U32 },
-};
-
-/* nft_limit_obj_select_ops() then nft_limit_init(), overflow checks included */
+/* nft_limit_obj_select_ops() then nft_limit_init(): the expression's */
 static int limit_parse(const struct nfnl_obj_ctx *ctx, union obj_data *d,
 		       const struct nlattr **tb)
 {
-	struct obj_limit *l = &d->limit;
-	uint64_t nsecs, rate_burst, tokens;
+	struct obj_limit *o = &d->limit;
+	struct expr_limit l = { 0 };
+	int ret;
 
 	(void)ctx;
-	l->type = NFT_LIMIT_PKTS;
-	if (tb[NFTA_LIMIT_TYPE]) {
-		l->type = nfnl_attr_be32(tb[NFTA_LIMIT_TYPE]);
-		if (l->type != NFT_LIMIT_PKTS && l->type != NFT_LIMIT_PKT_BYTES)
-			return -EOPNOTSUPP;
-	}
-	if (!tb[NFTA_LIMIT_RATE] || !tb[NFTA_LIMIT_UNIT])
-		return -EINVAL;
-	l->rate = nfnl_attr_be64(tb[NFTA_LIMIT_RATE]);
-	if (l->rate == 0)
-		return -EINVAL;
-	l->unit = nfnl_attr_be64(tb[NFTA_LIMIT_UNIT]);
-	if (__builtin_mul_overflow(l->unit, NSEC_PER_SEC, &nsecs))
-		return -EOVERFLOW;
-	if (tb[NFTA_LIMIT_BURST])
-		l->burst = nfnl_attr_be32(tb[NFTA_LIMIT_BURST]);
-	if (l->type == NFT_LIMIT_PKTS && l->burst == 0)
-		l->burst = LIMIT_PKT_BURST_DEFAULT;
-	if (__builtin_add_overflow(l->rate, (uint64_t)l->burst, &rate_burst))
-		return -EOVERFLOW;
-	if (l->type == NFT_LIMIT_PKTS) {
-		if (__builtin_mul_overflow(nsecs / l->rate, (uint64_t)l->burst, &tokens))
-			return -EOVERFLOW;
-	} else if (__builtin_mul_overflow(nsecs, rate_burst, &tokens)) {
-		return -EOVERFLOW;
-	}
-	if (tb[NFTA_LIMIT_FLAGS]) {
-		l->flags = nfnl_attr_be32(tb[NFTA_LIMIT_FLAGS]);
-		if (l->flags & ~NFT_LIMIT_F_INV)
-			return -EOPNOTSUPP;
-	}
+	ret = nfnl_limit_parse(tb, &l);
+	if (ret)
+		return ret;
+	o->rate = l.rate;
+	o->unit = l.nsecs / NSEC_PER_SEC;
+	o->burst = l.burst;
+	o->type = l.bytes ? NFT_LIMIT_PKT_BYTES : NFT_LIMIT_PKTS;
+	o->flags = l.invert ? NFT_LIMIT_F_INV : 0;
 	return 0;
 }
 
@@ -71,7 +42,7 @@ const struct nfnl_obj_ops nfnl_obj_limit = {
 	.type = NFT_OBJECT_LIMIT,
 	.name = "limit",
 	.maxattr = NFTA_LIMIT_MAX,
-	.policy = limit_policy,
+	.policy = nfnl_limit_policy,
 	.parse = limit_parse,
 	.dump = limit_dump,
 };

@@ -3,52 +3,30 @@
 #include <errno.h>
 #include <stdint.h>
 #include "nfnl_obj.h"
+#include "nfnl_expr.h"
+#include "expr/quota.h"
 #include "dataplane.h"
 
-static const struct attr_policy quota_policy[NFTA_QUOTA_MAX + 1] = {
-	[NFTA_QUOTA_BYTES] = { .kind = ATTR_U64 },
-	[NFTA_QUOTA_FLAGS] = { .kind = ATTR_U32 },
-	[NFTA_QUOTA_CONSUMED] = { .kind = ATTR_U64 },
-};
-
+/* nft_quota_obj_init(): the expression's nft_quota_do_init() */
 static int quota_parse(const struct nfnl_obj_ctx *ctx, union obj_data *d,
 		       const struct nlattr **tb)
 {
-	struct obj_quota *q = &d->quota;
+	struct expr_quota q = { 0 };
+	int ret;
 
 	(void)ctx;
-	if (!tb[NFTA_QUOTA_BYTES])
-		return -EINVAL;
-	q->quota = nfnl_attr_be64(tb[NFTA_QUOTA_BYTES]);
-	if (q->quota > INT64_MAX)
-		return -EOVERFLOW;
-	if (tb[NFTA_QUOTA_CONSUMED]) {
-		q->consumed = nfnl_attr_be64(tb[NFTA_QUOTA_CONSUMED]);
-		if (q->consumed > q->quota)
-			return -EINVAL;
-	}
-	if (tb[NFTA_QUOTA_FLAGS]) {
-		q->flags = nfnl_attr_be32(tb[NFTA_QUOTA_FLAGS]);
-		if (q->flags & ~NFT_QUOTA_F_INV)
-			return -EINVAL;
-	}
+	ret = nfnl_quota_parse(tb, &q);
+	if (ret)
+		return ret;
+	d->quota.quota = q.quota;
+	d->quota.consumed = q.consumed;
+	d->quota.flags = q.invert ? NFT_QUOTA_F_INV : 0;
 	return 0;
 }
 
-/* nft_quota_do_dump(): consumed is capped at the quota, which depletes it */
 static void quota_dump(struct nfnl_buf *b, const union obj_data *d)
 {
-	const struct obj_quota *q = &d->quota;
-	uint64_t consumed = q->consumed;
-	uint32_t flags = q->flags;
-
-	if (consumed >= q->quota) {
-		consumed = q->quota;
-		flags |= NFT_QUOTA_F_DEPLETED;
-	}
-	nfnl_put_be64(b, NFTA_QUOTA_BYTES, q->quota);
-	nfnl_put_be64(b, NFTA_QUOTA_CONSUMED, consumed);
-	nfnl_put_be32(b, NFTA_QUOTA_FLAGS, flags);
+	nfnl_quota_dump(b, d->quota.quota, d->quota.consumed, d->quota.flags);
 }
 
 /* the live consumed bytes, as the dataplane counts them */
@@ -82,7 +60,7 @@ const struct nfnl_obj_ops nfnl_obj_quota = {
 	.type = NFT_OBJECT_QUOTA,
 	.name = "quota",
 	.maxattr = NFTA_QUOTA_MAX,
-	.policy = quota_policy,
+	.policy = nfnl_quota_policy,
 	.parse = quota_parse,
 	.dump = quota_dump,
 	.live = quota_live,

@@ -2,26 +2,7 @@
 /* expr_byteorder.c - element swaps of 2, 4 and 8 bytes. */
 #include "tests/codegen/model.h"
 
-static struct net net;
-static struct table *t;
-static struct chain *base;
-static uint8_t pkt[128];
-static uint32_t plen;
-
-static void setup(void)
-{
-	tm_net_init(&net, tm_scratch_netns());
-	t = tm_table(&net, "t", 2);
-	base = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
-	plen = tm_ip4(pkt, 17, 1000, 53, 0);
-}
-
-static void teardown(void)
-{
-	dataplane_net_free(&net);
-}
-
-TestSuite(expr_byteorder, .init = setup, .fini = teardown);
+TM_FIXTURE(expr_byteorder, 2, NF_ACCEPT);
 
 static void check(uint32_t size, uint32_t len, const uint8_t *in,
 		  const uint8_t *out)

@@ -2,26 +2,7 @@
 /* expr_cmp.c - all six operators, memcmp (big-endian) order, by test run. */
 #include "tests/codegen/model.h"
 
-static struct net net;
-static struct table *t;
-static struct chain *base;
-static uint8_t pkt[128];
-static uint32_t plen;
-
-static void setup(void)
-{
-	tm_net_init(&net, tm_scratch_netns());
-	t = tm_table(&net, "t", 2);
-	base = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
-	plen = tm_ip4(pkt, 17, 1000, 53, 0);
-}
-
-static void teardown(void)
-{
-	dataplane_net_free(&net);
-}
-
-TestSuite(expr_cmp, .init = setup, .fini = teardown);
+TM_FIXTURE(expr_cmp, 2, NF_ACCEPT);
 
 struct cmp_case {
 	uint8_t a[8], b[8];

@@ -2,31 +2,12 @@
 /* expr_immediate.c - verdicts and the jump stack, by BPF_PROG_TEST_RUN. */
 #include "tests/codegen/model.h"
 
-static struct net net;
-static struct table *t;
-static struct chain *base;
-static uint8_t pkt[128];
-static uint32_t plen;
-
-static void setup(void)
-{
-	tm_net_init(&net, tm_scratch_netns());
-	t = tm_table(&net, "t", 2 /* ip */);
-	base = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
-	plen = tm_ip4(pkt, 17, 1000, 53, 0);
-}
-
-static void teardown(void)
-{
-	dataplane_net_free(&net);
-}
+TM_FIXTURE(expr_immediate, 2 /* ip */, NF_ACCEPT);
 
 static int run(void)
 {
 	return tm_run(&net, base, 2, HOOK_OUT, pkt, plen);
 }
-
-TestSuite(expr_immediate, .init = setup, .fini = teardown);
 
 Test(expr_immediate, empty_chain_policy)
 {

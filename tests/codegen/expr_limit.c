@@ -16,26 +16,7 @@
 #define HOUR		(3600 * NSEC_PER_SEC)
 #define DAY		(86400 * NSEC_PER_SEC)
 
-static struct net net;
-static struct table *t;
-static struct chain *base;
-static uint8_t pkt[128];
-static uint32_t plen;
-
-static void setup(void)
-{
-	tm_net_init(&net, tm_scratch_netns());
-	t = tm_table(&net, "t", 2 /* ip */);
-	base = tm_chain(t, "out", HOOK_OUT, 0, NF_DROP);
-	plen = tm_ip4(pkt, 17, 1000, 53, 0);
-}
-
-static void teardown(void)
-{
-	dataplane_net_free(&net);
-}
-
-TestSuite(expr_limit, .init = setup, .fini = teardown);
+TM_FIXTURE(expr_limit, 2 /* ip */, NF_DROP);
 
 static int run(void)
 {

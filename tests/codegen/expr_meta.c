@@ -14,26 +14,7 @@ enum { LEN = 0, PROTOCOL = 1, PRIORITY = 2, MARK = 3, IIF = 4, OIF = 5,
        SECPATH = 25, IIFKIND = 26, OIFKIND = 27, TIME_NS = 30, TIME_DAY = 31,
        TIME_HOUR = 32, SDIF = 33 };
 
-static struct net net;
-static struct table *t;
-static struct chain *base;
-static uint8_t pkt[128];
-static uint32_t plen;
-
-static void setup(void)
-{
-	tm_net_init(&net, tm_scratch_netns());
-	t = tm_table(&net, "t", 1 /* inet */);
-	base = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
-	plen = tm_ip4(pkt, 17, 1000, 53, 0);
-}
-
-static void teardown(void)
-{
-	dataplane_net_free(&net);
-}
-
-TestSuite(expr_meta, .init = setup, .fini = teardown);
+TM_FIXTURE(expr_meta, 1 /* inet */, NF_ACCEPT);
 
 /* rule: meta key -> r8; cmp op v; drop. Returns the verdict for pkt. */
 static int meta_verdict(uint32_t key, uint32_t mlen, uint8_t op,

@@ -6,26 +6,7 @@
 #include "tests/codegen/model.h"
 #include "expr/numgen.h"
 
-static struct net net;
-static struct table *t;
-static struct chain *base;
-static uint8_t pkt[128];
-static uint32_t plen;
-
-static void setup(void)
-{
-	tm_net_init(&net, tm_scratch_netns());
-	t = tm_table(&net, "t", 1 /* inet */);
-	base = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
-	plen = tm_ip4(pkt, 17, 1000, 53, 0);
-}
-
-static void teardown(void)
-{
-	dataplane_net_free(&net);
-}
-
-TestSuite(expr_numgen, .init = setup, .fini = teardown);
+TM_FIXTURE(expr_numgen, 1 /* inet */, NF_ACCEPT);
 
 static struct expr_numgen *numgen(struct tm_rb *rb, uint32_t type, uint32_t mod,
 				  uint32_t off)

@@ -595,4 +595,34 @@ static inline void tm_run_two_cpus(struct net *net, struct chain *base,
 		cr_assert_eq(h[i].ret, 0, "test run: %s", strerror(-h[i].ret));
 }
 
+/*
+ * TM_FIXTURE - the fixture most test files share: statics net, t (table
+ * "t" of @family), base (chain "out" at the output hook with @policy) and
+ * pkt (an IPv4 UDP datagram 1000 -> 53, plen bytes), made in a scratch
+ * namespace by setup() before each test of criterion suite @suite;
+ * teardown() frees the namespace's dataplane. Further arguments are more
+ * TestSuite() options (.timeout = ...).
+ */
+#define TM_FIXTURE(suite, family, policy, ...)				\
+	static struct net net;						\
+	static struct table *t;						\
+	static struct chain *base;					\
+	static uint8_t pkt[128];					\
+	static uint32_t plen;						\
+									\
+	static void setup(void)						\
+	{								\
+		tm_net_init(&net, tm_scratch_netns());			\
+		t = tm_table(&net, "t", family);			\
+		base = tm_chain(t, "out", HOOK_OUT, 0, policy);		\
+		plen = tm_ip4(pkt, 17, 1000, 53, 0);			\
+	}								\
+									\
+	static void teardown(void)					\
+	{								\
+		dataplane_net_free(&net);				\
+	}								\
+									\
+	TestSuite(suite, .init = setup, .fini = teardown, ##__VA_ARGS__)
+
 #endif /* NFBPF_TESTS_MODEL_H */

@@ -8,31 +8,8 @@
 # per minute/hour, so no refill happens during the run.
 # Needs root; skipped (77) otherwise.
 set -u
-top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
-top_builddir=${top_builddir:-.}
-[ "$(id -u)" = 0 ] || { echo "limit/quota e2e: needs root, skipped"; exit 77; }
-command -v nft >/dev/null && command -v python3 >/dev/null ||
-	{ echo "limit/quota e2e: nft/python3 missing, skipped"; exit 77; }
-
-tag=Q$$x$RANDOM
-work=$(mktemp -d /tmp/nfbpf-lq.XXXXXX)
-sock=$work/nfbpf.sock
-nss=()
-cleanup() {
-	[ -n "${dpid:-}" ] && kill "$dpid" 2>/dev/null
-	wait 2>/dev/null
-	for n in "${nss[@]}"; do ip netns del "$n" 2>/dev/null; done
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$top_builddir/nfbpfd" --socket "$sock" --foreground >"$work/nfbpfd.log" 2>&1 &
-dpid=$!
-for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
-[ -S "$sock" ] || { echo "limit/quota e2e: nfbpfd did not start"; exit 1; }
-export NFBPF_SOCKET=$sock
-export NFBPF_PRELOAD=$(cd "$top_builddir" && pwd)/.libs/libnfbpf-preload.so
-run=$(cd "$top_builddir" && pwd)/nfbpf-run
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+e2e_start limit/quota Q
 
 cat >"$work/rules.nft" <<'NFT'
 table inet t {
@@ -54,36 +31,17 @@ table inet t {
 }
 NFT
 
-# the traffic: datagrams of several sizes to ports 9 and 10, v4 and v6
-cat >"$work/send.py" <<'PY'
-import socket
-rx = []
-for fam, addr in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
-    for port in (9, 10):
-        r = socket.socket(fam, socket.SOCK_DGRAM)
-        r.bind((addr, port))
-        rx.append(r)
-for fam, addr in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
-    s = socket.socket(fam, socket.SOCK_DGRAM)
-    for i, size in enumerate((10, 72, 1, 300, 40, 5, 900, 20)):
-        for port in (9, 10):
-            try:
-                s.sendto(b"x" * size, (addr, port))
-            except OSError:
-                pass
-PY
-
 status=0
 for side in k b; do
 	ns=$tag$side
-	nss+=("$ns")
-	ip netns add "$ns" && ip -n "$ns" link set lo up ||
-		{ echo "limit/quota e2e: netns setup failed"; exit 1; }
+	e2e_netns "$ns" || { echo "limit/quota e2e: netns setup failed"; exit 1; }
 	pre=()
 	[ $side = b ] && pre=("$run")
 	ip netns exec "$ns" "${pre[@]}" nft -f "$work/rules.nft" ||
 		{ echo "limit/quota e2e: nft -f failed on side $side"; exit 1; }
-	ip netns exec "$ns" python3 "$work/send.py"
+	# datagrams of several sizes to ports 9 and 10, v4 and v6
+	ip netns exec "$ns" python3 "$top_srcdir/tests/e2e/udp-send.py" \
+		10 72 1 300 40 5 900 20
 	for fmt in "" "-j" "--debug=netlink"; do
 		ip netns exec "$ns" "${pre[@]}" nft $fmt list ruleset \
 			>"$work/$side${fmt:+.$fmt}" 2>&1

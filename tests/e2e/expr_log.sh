@@ -8,36 +8,12 @@
 # Needs root; sets net.netfilter.nf_log_all_netns=1 for the run (the kernel
 # logs from non-host netns only then) and restores it. Skipped (77) if not root.
 set -u
-top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
-top_builddir=${top_builddir:-.}
-[ "$(id -u)" = 0 ] || { echo "log e2e: needs root, skipped"; exit 77; }
-command -v nft >/dev/null && command -v python3 >/dev/null &&
-	command -v setpriv >/dev/null ||
-	{ echo "log e2e: nft/python3/setpriv missing, skipped"; exit 77; }
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 [ -w /dev/kmsg ] || { echo "log e2e: no /dev/kmsg, skipped"; exit 77; }
-
-tag=L$$x$RANDOM
-work=$(mktemp -d /tmp/nfbpf-log.XXXXXX)
-sock=$work/nfbpf.sock
 sysctl=/proc/sys/net/netfilter/nf_log_all_netns
 old=$(cat $sysctl)
-nss=()
-cleanup() {
-	echo "$old" > $sysctl
-	[ -n "${dpid:-}" ] && kill "$dpid" 2>/dev/null
-	wait 2>/dev/null
-	for n in "${nss[@]}"; do ip netns del "$n" 2>/dev/null; done
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$top_builddir/nfbpfd" --socket "$sock" --foreground >"$work/nfbpfd.log" 2>&1 &
-dpid=$!
-for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
-[ -S "$sock" ] || { echo "log e2e: nfbpfd did not start"; exit 1; }
-export NFBPF_SOCKET=$sock
-export NFBPF_PRELOAD=$(cd "$top_builddir" && pwd)/.libs/libnfbpf-preload.so
-run=$(cd "$top_builddir" && pwd)/nfbpf-run
+e2e_on_exit() { echo "$old" > $sysctl; }
+e2e_start log L setpriv
 
 # pair SIDE: sender netns ${SIDE}s, receiver ${SIDE}r (ruleset there)
 pair() {

@@ -35,10 +35,29 @@ static inline void ta_put(uint16_t type, const void *v, uint16_t n)
 	struct nlattr *a = (struct nlattr *)(ta_buf + ta_len);
 
 	cr_assert_leq(ta_len + NLA_ALIGN(NLA_HDRLEN + n), sizeof(ta_buf));
+	/* padding zeroed, as the kernel's nla_put() writes it */
+	memset(a, 0, NLA_ALIGN(NLA_HDRLEN + n));
 	a->nla_type = type;
 	a->nla_len = NLA_HDRLEN + n;
 	memcpy(a + 1, v, n);
 	ta_len += NLA_ALIGN(a->nla_len);
+}
+
+static inline void ta_put8(uint16_t type, uint8_t v)
+{
+	ta_put(type, &v, 1);
+}
+
+static inline void ta_put16(uint16_t type, uint16_t v)
+{
+	v = htobe16(v);
+	ta_put(type, &v, 2);
+}
+
+/* a string with its NUL */
+static inline void ta_puts(uint16_t type, const char *s)
+{
+	ta_put(type, s, strlen(s) + 1);
 }
 
 static inline void ta_put64(uint16_t type, uint64_t v)

@@ -5,67 +5,19 @@
  * level and flags, and the exact attributes dumped back.
  */
 #include <errno.h>
-#include <string.h>
-#include <endian.h>
-#include <criterion/criterion.h>
-#include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
-#include "nfnl_expr.h"
+#include "tests/nfnl/attrs.h"
 #include "expr/log.h"
 
-/* the daemon's multicast hooks (not used here, but nfnl links them) */
-void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude,
-		    const void *data, size_t len)
-{
-	(void)net; (void)group; (void)exclude; (void)data; (void)len;
-}
-
-bool nfnl_has_listeners(struct net *net, unsigned int group)
-{
-	(void)net; (void)group;
-	return false;
-}
-
-static char msg[4096] __attribute__((aligned(4)));
-static struct nlattr *nest;
 static struct expr_log lg;
 
+/* a new attribute list and a zeroed expression */
 static void begin(void)
 {
-	memset(msg, 0, sizeof(msg));
+	ta_len = 0;
 	memset(&lg, 0, sizeof(lg));
-	nest = (struct nlattr *)msg;
-	nest->nla_type = NFTA_EXPR_DATA;
-	nest->nla_len = NLA_HDRLEN;
-}
-
-static void put(uint16_t type, const void *v, size_t len)
-{
-	struct nlattr *a = (struct nlattr *)(msg + NLA_ALIGN(nest->nla_len));
-
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	memcpy((char *)a + NLA_HDRLEN, v, len);
-	nest->nla_len = NLA_ALIGN(nest->nla_len) + NLA_ALIGN(a->nla_len);
-}
-
-static void put32(uint16_t type, uint32_t v)
-{
-	v = htobe32(v);
-	put(type, &v, 4);
-}
-
-static void put16(uint16_t type, uint16_t v)
-{
-	v = htobe16(v);
-	put(type, &v, 2);
-}
-
-static void puts_(uint16_t type, const char *s)
-{
-	put(type, s, strlen(s) + 1);
 }
 
 /* policy check + ->parse, as nf_tables_expr_parse() and ->init() */
@@ -77,7 +29,7 @@ static int parse(void)
 	int err;
 
 	cr_assert_str_eq(ops->name, "log");
-	err = nfnl_attr_parse_nested(nest, ops->maxattr, ops->policy, tb, NULL);
+	err = nfnl_attr_parse(ta_buf, ta_len, ops->maxattr, ops->policy, tb, NULL);
 	if (err)
 		return err;
 	return ops->parse(&ctx, &lg, tb);
@@ -95,13 +47,11 @@ static void dump_is(const void *want, size_t len)
 	nfnl_buf_fini(&b);
 }
 
-/* the attributes after the nest header, to compare a dump with */
+/* the attributes put so far, to compare a dump with */
 static size_t body(char *out)
 {
-	size_t n = nest->nla_len - NLA_HDRLEN;
-
-	memcpy(out, msg + NLA_HDRLEN, n);
-	return n;
+	memcpy(out, ta_buf, ta_len);
+	return ta_len;
 }
 
 Test(expr_log, defaults_to_warning_level_without_prefix)
@@ -116,7 +66,7 @@ Test(expr_log, defaults_to_warning_level_without_prefix)
 	cr_assert_eq(lg.logflags, 0);
 	cr_assert_not(lg.has_prefix);
 	begin();
-	put32(NFTA_LOG_LEVEL, 4);
+	ta_put32(NFTA_LOG_LEVEL, 4);
 	n = body(want);
 	begin();
 	cr_assert_eq(parse(), 0);
@@ -129,9 +79,9 @@ Test(expr_log, prefix_level_flags_round_trip)
 	size_t n;
 
 	begin();
-	puts_(NFTA_LOG_PREFIX, "dropped: ");
-	put32(NFTA_LOG_LEVEL, 7);
-	put32(NFTA_LOG_FLAGS, 0x2f);
+	ta_puts(NFTA_LOG_PREFIX, "dropped: ");
+	ta_put32(NFTA_LOG_LEVEL, 7);
+	ta_put32(NFTA_LOG_FLAGS, 0x2f);
 	n = body(want);
 	cr_assert_eq(parse(), 0);
 	cr_assert_str_eq(lg.prefix, "dropped: ");
@@ -144,8 +94,8 @@ Test(expr_log, empty_prefix_is_dumped_back)
 	size_t n;
 
 	begin();
-	puts_(NFTA_LOG_PREFIX, "");
-	put32(NFTA_LOG_LEVEL, 4);
+	ta_puts(NFTA_LOG_PREFIX, "");
+	ta_put32(NFTA_LOG_LEVEL, 4);
 	n = body(want);
 	cr_assert_eq(parse(), 0);
 	cr_assert(lg.has_prefix);
@@ -155,16 +105,16 @@ Test(expr_log, empty_prefix_is_dumped_back)
 Test(expr_log, level_and_flags_ranges)
 {
 	begin();
-	put32(NFTA_LOG_LEVEL, 9);
+	ta_put32(NFTA_LOG_LEVEL, 9);
 	cr_assert_eq(parse(), -EINVAL);
 	begin();
-	put32(NFTA_LOG_LEVEL, 8);	/* audit */
+	ta_put32(NFTA_LOG_LEVEL, 8);	/* audit */
 	cr_assert_eq(parse(), 0);
 	begin();
-	put32(NFTA_LOG_FLAGS, 0x10);	/* NF_LOG_NFLOG */
+	ta_put32(NFTA_LOG_FLAGS, 0x10);	/* NF_LOG_NFLOG */
 	cr_assert_eq(parse(), -EINVAL);
 	begin();
-	put32(NFTA_LOG_FLAGS, 0x40);
+	ta_put32(NFTA_LOG_FLAGS, 0x40);
 	cr_assert_eq(parse(), -EINVAL);
 }
 
@@ -174,33 +124,33 @@ Test(expr_log, level_and_flags_keep_their_low_byte_like_the_kernel)
 	size_t n;
 
 	begin();
-	put32(NFTA_LOG_LEVEL, 3);
+	ta_put32(NFTA_LOG_LEVEL, 3);
 	n = body(want);
 	begin();
-	put32(NFTA_LOG_LEVEL, 0x103);	/* u8: level 3 */
-	put32(NFTA_LOG_FLAGS, 0x100);	/* u8: no flags, not dumped */
+	ta_put32(NFTA_LOG_LEVEL, 0x103);	/* u8: level 3 */
+	ta_put32(NFTA_LOG_FLAGS, 0x100);	/* u8: no flags, not dumped */
 	cr_assert_eq(parse(), 0);
 	cr_assert_eq(lg.level, 3);
 	cr_assert_eq(lg.logflags, 0);
 	dump_is(want, n);
 	begin();
-	put32(NFTA_LOG_LEVEL, 0x109);	/* u8 9: out of range */
+	ta_put32(NFTA_LOG_LEVEL, 0x109);	/* u8 9: out of range */
 	cr_assert_eq(parse(), -EINVAL);
 }
 
 Test(expr_log, group_excludes_level_and_flags)
 {
 	begin();
-	put16(NFTA_LOG_GROUP, 1);
-	put32(NFTA_LOG_LEVEL, 4);
+	ta_put16(NFTA_LOG_GROUP, 1);
+	ta_put32(NFTA_LOG_LEVEL, 4);
 	cr_assert_eq(parse(), -EINVAL);
 	begin();
-	put16(NFTA_LOG_GROUP, 1);
-	put32(NFTA_LOG_FLAGS, 1);
+	ta_put16(NFTA_LOG_GROUP, 1);
+	ta_put32(NFTA_LOG_FLAGS, 1);
 	cr_assert_eq(parse(), -EINVAL);
 	begin();
-	put16(NFTA_LOG_GROUP, 1);
-	put32(NFTA_LOG_FLAGS, 0);	/* present is enough */
+	ta_put16(NFTA_LOG_GROUP, 1);
+	ta_put32(NFTA_LOG_FLAGS, 0);	/* present is enough */
 	cr_assert_eq(parse(), -EINVAL);
 }
 
@@ -210,10 +160,10 @@ Test(expr_log, group_snaplen_qthreshold_round_trip)
 	size_t n;
 
 	begin();
-	puts_(NFTA_LOG_PREFIX, "nflog");
-	put16(NFTA_LOG_GROUP, 2);
-	put32(NFTA_LOG_SNAPLEN, 64);
-	put16(NFTA_LOG_QTHRESHOLD, 10);
+	ta_puts(NFTA_LOG_PREFIX, "nflog");
+	ta_put16(NFTA_LOG_GROUP, 2);
+	ta_put32(NFTA_LOG_SNAPLEN, 64);
+	ta_put16(NFTA_LOG_QTHRESHOLD, 10);
 	n = body(want);
 	cr_assert_eq(parse(), 0);
 	cr_assert_eq(lg.type, LOG_TYPE_NFLOG);
@@ -221,9 +171,9 @@ Test(expr_log, group_snaplen_qthreshold_round_trip)
 	dump_is(want, n);
 	/* a zero threshold and a missing snaplen are not dumped */
 	begin();
-	put16(NFTA_LOG_GROUP, 0);
+	ta_put16(NFTA_LOG_GROUP, 0);
 	n = body(want);
-	put16(NFTA_LOG_QTHRESHOLD, 0);
+	ta_put16(NFTA_LOG_QTHRESHOLD, 0);
 	cr_assert_eq(parse(), 0);
 	dump_is(want, n);
 }
@@ -234,10 +184,10 @@ Test(expr_log, snaplen_and_qthreshold_ignored_for_syslog)
 	size_t n;
 
 	begin();
-	put32(NFTA_LOG_LEVEL, 5);
+	ta_put32(NFTA_LOG_LEVEL, 5);
 	n = body(want);
-	put32(NFTA_LOG_SNAPLEN, 100);
-	put16(NFTA_LOG_QTHRESHOLD, 3);
+	ta_put32(NFTA_LOG_SNAPLEN, 100);
+	ta_put16(NFTA_LOG_QTHRESHOLD, 3);
 	cr_assert_eq(parse(), 0);
 	dump_is(want, n);
 }
@@ -249,30 +199,30 @@ Test(expr_log, prefix_length_and_attribute_sizes)
 	memset(p, 'a', sizeof(p));
 	p[127] = '\0';			/* 127 characters: accepted */
 	begin();
-	puts_(NFTA_LOG_PREFIX, p);
+	ta_puts(NFTA_LOG_PREFIX, p);
 	cr_assert_eq(parse(), 0);
 	cr_assert_eq(strlen(lg.prefix), 127);
 	p[127] = 'a';
 	p[128] = '\0';			/* 128: NLA_STRING len 127 */
 	begin();
-	puts_(NFTA_LOG_PREFIX, p);
+	ta_puts(NFTA_LOG_PREFIX, p);
 	cr_assert_eq(parse(), -ERANGE);
 	begin();
-	put(NFTA_LOG_PREFIX, p, 127);	/* no NUL: still 127, accepted */
+	ta_put(NFTA_LOG_PREFIX, p, 127);	/* no NUL: still 127, accepted */
 	cr_assert_eq(parse(), 0);
 	cr_assert_eq(strlen(lg.prefix), 127);
 	begin();
-	put(NFTA_LOG_GROUP, "\x01", 1);	/* NLA_U16 needs 2 bytes */
+	ta_put(NFTA_LOG_GROUP, "\x01", 1);	/* NLA_U16 needs 2 bytes */
 	cr_assert_eq(parse(), -ERANGE);
 	begin();
-	put(NFTA_LOG_LEVEL, "\0\0", 2);
+	ta_put(NFTA_LOG_LEVEL, "\0\0", 2);
 	cr_assert_eq(parse(), -ERANGE);
 }
 
 Test(expr_log, prefix_stops_at_the_first_nul)
 {
 	begin();
-	put(NFTA_LOG_PREFIX, "ab\0cd", 6);
+	ta_put(NFTA_LOG_PREFIX, "ab\0cd", 6);
 	cr_assert_eq(parse(), 0);
 	cr_assert_str_eq(lg.prefix, "ab");
 }

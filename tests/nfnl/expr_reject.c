@@ -6,62 +6,20 @@
  * netdev): every error the kernel returns and the exact attributes dumped.
  */
 #include <errno.h>
-#include <string.h>
-#include <endian.h>
-#include <criterion/criterion.h>
-#include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
-#include "nfnl_expr.h"
+#include "tests/nfnl/attrs.h"
 #include "ruleset.h"
 #include "expr/reject.h"
 
-/* the daemon's multicast hooks (not used here, but nfnl links them) */
-void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude,
-		    const void *data, size_t len)
-{
-	(void)net; (void)group; (void)exclude; (void)data; (void)len;
-}
-
-bool nfnl_has_listeners(struct net *net, unsigned int group)
-{
-	(void)net; (void)group;
-	return false;
-}
-
-static char msg[4096] __attribute__((aligned(4)));
-static struct nlattr *nest;
 static struct expr_reject rj;
 
+/* a new attribute list and a zeroed expression */
 static void begin(void)
 {
-	memset(msg, 0, sizeof(msg));
+	ta_len = 0;
 	memset(&rj, 0, sizeof(rj));
-	nest = (struct nlattr *)msg;
-	nest->nla_type = NFTA_EXPR_DATA;
-	nest->nla_len = NLA_HDRLEN;
-}
-
-static void put(uint16_t type, const void *v, size_t len)
-{
-	struct nlattr *a = (struct nlattr *)(msg + NLA_ALIGN(nest->nla_len));
-
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	memcpy((char *)a + NLA_HDRLEN, v, len);
-	nest->nla_len = NLA_ALIGN(nest->nla_len) + NLA_ALIGN(a->nla_len);
-}
-
-static void put32(uint16_t type, uint32_t v)
-{
-	v = htobe32(v);
-	put(type, &v, 4);
-}
-
-static void put8(uint16_t type, uint8_t v)
-{
-	put(type, &v, 1);
 }
 
 /* policy check + ->parse in a chain of @family (base chain at @hook, or
@@ -76,7 +34,7 @@ static int parse_in(uint8_t family, int hook)
 	int err;
 
 	cr_assert_str_eq(ops->name, "reject");
-	err = nfnl_attr_parse_nested(nest, ops->maxattr, ops->policy, tb, NULL);
+	err = nfnl_attr_parse(ta_buf, ta_len, ops->maxattr, ops->policy, tb, NULL);
 	if (err)
 		return err;
 	return ops->parse(&ctx, &rj, tb);
@@ -91,12 +49,11 @@ static int parse(void)
 static void dump_is_input(void)
 {
 	struct nfnl_buf b;
-	size_t n = nest->nla_len - NLA_HDRLEN;
 
 	nfnl_buf_init(&b);
 	nfnl_expr_ops[EXPR_REJECT]->dump(&b, &rj);
-	cr_assert_eq(b.len, n, "dump length %zu, want %zu", b.len, n);
-	cr_assert_arr_eq(b.data, msg + NLA_HDRLEN, n);
+	cr_assert_eq(b.len, ta_len, "dump length %zu, want %zu", b.len, ta_len);
+	cr_assert_arr_eq(b.data, ta_buf, ta_len);
 	nfnl_buf_fini(&b);
 }
 
@@ -104,36 +61,36 @@ Test(expr_reject, type_is_mandatory)
 {
 	begin();
 	cr_assert_eq(parse(), -EINVAL);
-	put8(NFTA_REJECT_ICMP_CODE, 3);
+	ta_put8(NFTA_REJECT_ICMP_CODE, 3);
 	cr_assert_eq(parse(), -EINVAL);
 }
 
 Test(expr_reject, unknown_type_is_einval)
 {
 	begin();
-	put32(NFTA_REJECT_TYPE, 3);
+	ta_put32(NFTA_REJECT_TYPE, 3);
 	cr_assert_eq(parse(), -EINVAL);
 }
 
 Test(expr_reject, icmp_types_need_a_code)
 {
 	begin();
-	put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMP_UNREACH);
+	ta_put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMP_UNREACH);
 	cr_assert_eq(parse(), -EINVAL);
 	begin();
-	put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMPX_UNREACH);
+	ta_put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMPX_UNREACH);
 	cr_assert_eq(parse(), -EINVAL);
 }
 
 Test(expr_reject, icmpx_code_at_most_3)
 {
 	begin();
-	put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMPX_UNREACH);
-	put8(NFTA_REJECT_ICMP_CODE, 4);
+	ta_put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMPX_UNREACH);
+	ta_put8(NFTA_REJECT_ICMP_CODE, 4);
 	cr_assert_eq(parse(), -EINVAL);
 	begin();
-	put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMPX_UNREACH);
-	put8(NFTA_REJECT_ICMP_CODE, 3);
+	ta_put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMPX_UNREACH);
+	ta_put8(NFTA_REJECT_ICMP_CODE, 3);
 	cr_assert_eq(parse(), 0);
 	cr_assert_eq(rj.type, REJECT_ICMPX_UNREACH);
 	cr_assert_eq(rj.icmp_code, REJECT_ICMPX_ADMIN_PROHIBITED);
@@ -143,8 +100,8 @@ Test(expr_reject, icmpx_code_at_most_3)
 Test(expr_reject, icmp_code_any_u8)
 {
 	begin();
-	put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMP_UNREACH);
-	put8(NFTA_REJECT_ICMP_CODE, 200);
+	ta_put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMP_UNREACH);
+	ta_put8(NFTA_REJECT_ICMP_CODE, 200);
 	cr_assert_eq(parse(), 0);
 	cr_assert_eq(rj.icmp_code, 200);
 	dump_is_input();
@@ -155,18 +112,18 @@ Test(expr_reject, tcp_reset_dumps_no_code)
 	struct expr_reject saved;
 
 	begin();
-	put32(NFTA_REJECT_TYPE, NFT_REJECT_TCP_RST);
+	ta_put32(NFTA_REJECT_TYPE, NFT_REJECT_TCP_RST);
 	cr_assert_eq(parse(), 0);
 	cr_assert_eq(rj.type, REJECT_TCP_RST);
 	dump_is_input();
 	/* a code given with a reset is ignored, and not dumped */
 	begin();
-	put32(NFTA_REJECT_TYPE, NFT_REJECT_TCP_RST);
-	put8(NFTA_REJECT_ICMP_CODE, 3);
+	ta_put32(NFTA_REJECT_TYPE, NFT_REJECT_TCP_RST);
+	ta_put8(NFTA_REJECT_ICMP_CODE, 3);
 	cr_assert_eq(parse(), 0);
 	saved = rj;
 	begin();
-	put32(NFTA_REJECT_TYPE, NFT_REJECT_TCP_RST);
+	ta_put32(NFTA_REJECT_TYPE, NFT_REJECT_TCP_RST);
 	rj = saved;
 	dump_is_input();
 }
@@ -194,8 +151,8 @@ Test(expr_reject, hooks_per_family)
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		begin();
-		put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMP_UNREACH);
-		put8(NFTA_REJECT_ICMP_CODE, 3);
+		ta_put32(NFTA_REJECT_TYPE, NFT_REJECT_ICMP_UNREACH);
+		ta_put8(NFTA_REJECT_ICMP_CODE, 3);
 		cr_assert_eq(parse_in(c[i].family, c[i].hook), c[i].err,
 			     "case %zu: family %u hook %d", i, c[i].family,
 			     c[i].hook);

@@ -6,24 +6,7 @@
  */
 #include "tests/codegen/model.h"
 
-static struct net net;
-static struct table *t;
-static struct chain *base;
-static uint8_t pkt[128];
-static uint32_t plen;
-
-static void setup(void)
-{
-	tm_net_init(&net, tm_scratch_netns());
-	t = tm_table(&net, "t", 1);
-	base = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
-	plen = tm_ip4(pkt, 17, 1000, 53, 0);
-}
-
-static void teardown(void)
-{
-	dataplane_net_free(&net);
-}
+TM_FIXTURE(generations, 1, NF_ACCEPT);
 
 static struct expr_counter *counter_of(struct rule *r)
 {
@@ -34,8 +17,6 @@ static struct expr_counter *counter_of(struct rule *r)
 			return expr_priv(e);
 	return NULL;
 }
-
-TestSuite(generations, .init = setup, .fini = teardown);
 
 static int run(void)
 {

@@ -10,26 +10,7 @@
 #include "offload/offload.h"
 #include "ruleset_api.h"
 
-static struct net net;
-static struct table *t;
-static struct chain *base;
-static uint8_t pkt[128];
-static uint32_t plen;
-
-static void setup(void)
-{
-	tm_net_init(&net, tm_scratch_netns());
-	t = tm_table(&net, "t", 2 /* ip */);
-	base = tm_chain(t, "out", HOOK_OUT, 0, NF_ACCEPT);
-	plen = tm_ip4(pkt, 17, 1000, 53, 0);
-}
-
-static void teardown(void)
-{
-	dataplane_net_free(&net);
-}
-
-TestSuite(incremental, .init = setup, .fini = teardown, .timeout = 120);
+TM_FIXTURE(incremental, 2 /* ip */, NF_ACCEPT, .timeout = 120);
 
 /* udp dport @port counter @verdict, not linked into a chain yet */
 static struct rule *dport_new(uint16_t port, int verdict)

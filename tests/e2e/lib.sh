@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# lib.sh - sourced by the end-to-end scripts (tests/e2e/*.sh): the frame
+# they share around comparing the kernel with nfbpfd.
+#
+# e2e_start NAME TAG [TOOL...]: skip (77) unless root with nft, python3
+# and each TOOL; then $work (a scratch directory), $tag (a prefix of
+# scratch netns names, TAG and the pid), nfbpfd started on $work/nfbpf.sock
+# ($dpid, its log $work/nfbpfd.log), NFBPF_SOCKET/NFBPF_PRELOAD exported,
+# $run the nfbpf-run wrapper. On exit: e2e_on_exit (if the script defines
+# it), nfbpfd stopped, every netns in nss deleted, $work removed.
+# Messages start with "NAME e2e:".
+top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
+top_builddir=${top_builddir:-.}
+nss=()
+
+e2e_cleanup() {
+	declare -F e2e_on_exit >/dev/null && e2e_on_exit
+	[ -n "${dpid:-}" ] && kill "$dpid" 2>/dev/null
+	wait 2>/dev/null
+	for n in "${nss[@]}"; do ip netns del "$n" 2>/dev/null; done
+	rm -rf "$work"
+}
+
+e2e_start() {
+	local name=$1 t
+
+	[ "$(id -u)" = 0 ] || { echo "$name e2e: needs root, skipped"; exit 77; }
+	for t in nft python3 "${@:3}"; do
+		command -v "$t" >/dev/null ||
+			{ echo "$name e2e: $t missing, skipped"; exit 77; }
+	done
+	tag=$2$$x$RANDOM
+	work=$(mktemp -d /tmp/nfbpf-e2e.XXXXXX)
+	sock=$work/nfbpf.sock
+	trap e2e_cleanup EXIT
+	"$top_builddir/nfbpfd" --socket "$sock" --foreground >"$work/nfbpfd.log" 2>&1 &
+	dpid=$!
+	for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+	[ -S "$sock" ] || { echo "$name e2e: nfbpfd did not start"; exit 1; }
+	export NFBPF_SOCKET=$sock
+	export NFBPF_PRELOAD=$(cd "$top_builddir" && pwd)/.libs/libnfbpf-preload.so
+	run=$(cd "$top_builddir" && pwd)/nfbpf-run
+}
+
+# e2e_netns NS: a scratch netns (deleted on exit) with lo up
+e2e_netns() {
+	nss+=("$1")
+	ip netns add "$1" && ip -n "$1" link set lo up
+}
