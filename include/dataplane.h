@@ -154,6 +154,12 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 #define SET_STMTS_INLINE	0x1
 
 /**
+ * dataplane_set_dynamic - does the packet path write @s now (a dynset
+ * target)? Cheap: no element is read.
+ */
+bool dataplane_set_dynamic(struct net *net, const struct set *s);
+
+/**
  * dataplane_set_read - the elements of @s as the packet path left them
  * @net: namespace
  * @s: a set that rules add to or delete from (dynset)

@@ -963,7 +963,11 @@ static void set_sync(struct net *net, struct set *s)
 	struct sync_ctx sc = { .s = s };
 	struct set_elem *e, *en;
 
-	if (s->flags & (NFT_SET_INTERVAL | NFT_SET_MAP | NFT_SET_OBJECT))
+	/* a set the packet path does not write: nothing to read (and no
+	 * walk over its elements: an element batch into a big set stays
+	 * O(batch)) */
+	if ((s->flags & (NFT_SET_INTERVAL | NFT_SET_MAP | NFT_SET_OBJECT)) ||
+	    !dataplane_set_dynamic(net, s))
 		return;
 	sc.d = set_dynset(s, genmask_cur(net));
 

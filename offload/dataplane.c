@@ -3432,6 +3432,13 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 	return 0;
 }
 
+bool dataplane_set_dynamic(struct net *net, const struct set *s)
+{
+	struct dataplane *dp = net->dataplane;
+
+	return dp && !dp->prepared && dp_sets_dynamic(dp->sets, s);
+}
+
 int dataplane_set_read(struct net *net, const struct set *s,
 		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
 				 uint64_t expires, const uint8_t *data),

@@ -145,6 +145,8 @@ struct dp_sets_ops {
 void dp_sets_set_ops(struct dp_sets *ss, const struct dp_sets_ops *ops);
 /* state slot of the count word of @s (a dynset target), 0 if none */
 uint32_t dp_sets_count(struct dp_sets *ss, const struct set *s);
+/* does the packet path write @s (a dynset target with a map)? */
+bool dp_sets_dynamic(struct dp_sets *ss, const struct set *s);
 /*
  * dp_sets_read - the entries of @s in its map (a set the packet path adds
  * to), live in the current generation @g: @fn(arg, key, timeout,

@@ -1705,6 +1705,13 @@ static int read_one(void *arg, const uint8_t *key, void *val)
 	return rc->fn(rc->arg, key + 4, timeout, h->expires, v->half[0].data);
 }
 
+bool dp_sets_dynamic(struct dp_sets *ss, const struct set *s)
+{
+	struct dp_set *r = set_find(ss, s);
+
+	return r && r->dyn && r->fd > 0;
+}
+
 int dp_sets_read(struct dp_sets *ss, const struct set *s, uint32_t g,
 		 uint64_t now,
 		 int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
