@@ -1173,7 +1173,8 @@ static int use_set(struct dp_sets *ss, struct codegen_env *env, struct expr *e,
 	}
 	if (e->type == EXPR_LOOKUP)
 		r->looked = true;
-	else if (((struct expr_dynset *)expr_priv(e))->nexprs)
+	else if (e->type == EXPR_DYNSET &&
+		 ((struct expr_dynset *)expr_priv(e))->nexprs)
 		r->stmts = true;
 	if (r->looked && r->stmts) {
 		snprintf(err->buf, sizeof(err->buf), "set '%.32s': lookups of "
