@@ -121,7 +121,14 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 	return 0;
 }
 
-/* no packet path: no element it added */
+/* no packet path: no set it writes, no element it added */
+bool dataplane_set_dynamic(struct net *net, const struct set *s)
+{
+	(void)net;
+	(void)s;
+	return false;
+}
+
 int dataplane_set_read(struct net *net, const struct set *s,
 		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
 				 uint64_t expires, const uint8_t *data),
