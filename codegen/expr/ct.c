@@ -48,7 +48,7 @@ static int ct_check(const struct expr *e, struct dp_error *err)
 	const struct expr_ct *c = expr_priv(e);
 
 	if (!c->is_set && c->key == CT_ID) {
-		err->msg = "ct 'id' is nf_ct_get_id(), a siphash of the entry's kernel addresses under a key the kernel draws at random and keeps to itself, which a BPF program cannot compute (not supported by nfbpf)";
+		err->msg = "ct 'id' is a siphash under a random key the kernel keeps to itself (nf_ct_get_id()): a BPF program cannot compute it (not supported by nfbpf)";
 		return -EOPNOTSUPP;
 	}
 	if (c->is_set || !ct_served(c->key)) {

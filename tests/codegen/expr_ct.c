@@ -94,7 +94,7 @@ Test(expr_ct, unserved_keys_and_set_forms_are_refused)
 	tm_ct(&rb, CT_ID, CT_DIR_NONE, 8, 4);
 	r = tm_rule_new(base, &rb);
 	cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "ct 'id' is nf_ct_get_id(), a siphash of the entry's kernel addresses under a key the kernel draws at random and keeps to itself, which a BPF program cannot compute (not supported by nfbpf)");
+	cr_assert_str_eq(err.msg, "ct 'id' is a siphash under a random key the kernel keeps to itself (nf_ct_get_id()): a BPF program cannot compute it (not supported by nfbpf)");
 	free(r->exprs);
 	free(r);
 
