@@ -426,7 +426,16 @@ struct codegen_env {
 		int16_t skb_ip_summed, skb_csum_valid;
 		uint8_t ip_summed_shift, csum_valid_shift;
 		int16_t skb_dev, dev_net;	/* sk_buff.dev, net_device.nd_net.net */
+		/* more nf_conn members (ct zone/expiration/secmark/helper,
+		 * extensions); -1 = not in this kernel (keys refused at load) */
+		int16_t ct_zone_id, ct_zone_dir, ct_timeout, ct_secmark;
+		int16_t ct_master, ct_ext;
+		int16_t ext_offset;	/* nf_ct_ext.offset[]; -1 if gen_id */
+		int16_t ext_acct, ext_labels, ext_helper;	/* enum nf_ct_ext_id */
+		int16_t acct_packets, acct_bytes, acct_stride;	/* nf_conn_acct */
+		int16_t help_helper, helper_name;
 	} off;
+	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
 	int reject_fd;
 };
@@ -686,6 +695,10 @@ void codegen_key_put(struct codegen_key *k, const void *v, size_t len);
  * @emit: emit the code evaluating @e
  * @reads_ct: optional: does @e read skb->_nfct? (then the namespace needs
  *	      the kernel's conntrack on: offload_conntrack_enable())
+ * @reads_acct: optional: does @e read conntrack accounting? (then the
+ *		namespace needs nf_conntrack_acct on, which the kernel's
+ *		nft_ct_get_init() turns on for such keys:
+ *		offload_conntrack_acct())
  * @log_prefix: optional: the log prefix @e carries (NUL-terminated, into
  *		*@prefix) and where its prefix id goes (dp_log_rule() interns
  *		it before the constants are written), or NULL if none
@@ -705,6 +718,7 @@ struct codegen_expr_ops {
 	void (*emit)(struct codegen_prog *p, const struct expr *e,
 		     const struct codegen_expr_ctx *ec);
 	bool (*reads_ct)(const struct expr *e);
+	bool (*reads_acct)(const struct expr *e);
 	uint32_t *(*log_prefix)(struct expr *e, const char **prefix);
 	uint32_t *(*state_slot)(struct expr *e);
 	uint64_t (*state_init)(const struct expr *e, uint64_t now);
@@ -936,6 +950,11 @@ struct codegen_shape {
  * codegen_expr_reads_ct - does @e read conntrack state (skb->_nfct)?
  */
 bool codegen_expr_reads_ct(const struct expr *e);
+/**
+ * codegen_expr_reads_acct - does @e read conntrack accounting (ct bytes,
+ * packets, avgpkt)?
+ */
+bool codegen_expr_reads_acct(const struct expr *e);
 /**
  * codegen_rule_check - can the dataplane run @rule? (every expression)
  * Return: 0 or -EOPNOTSUPP / -E2BIG with @err->msg set.

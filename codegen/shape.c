@@ -51,6 +51,13 @@ bool codegen_expr_reads_ct(const struct expr *e)
 	return ops && ops->reads_ct && ops->reads_ct(e);
 }
 
+bool codegen_expr_reads_acct(const struct expr *e)
+{
+	const struct codegen_expr_ops *ops = ops_of(e);
+
+	return ops && ops->reads_acct && ops->reads_acct(e);
+}
+
 int codegen_rule_check(const struct rule *rule, struct dp_error *err)
 {
 	const struct codegen_expr_ops *ops;

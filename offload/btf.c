@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <bpf/btf.h>
 #include <bpf/bpf.h>
@@ -169,10 +170,22 @@ static int probe_env(struct codegen_env *env)
 		O("cred", "fsgid", cred_fsgid),
 		O("sock", "sk_cgrp_data.classid", sk_classid),
 		O("sk_buff", "active_extensions", skb_active_ext),
+		O("nf_conn", "zone.id", ct_zone_id),
+		O("nf_conn", "zone.dir", ct_zone_dir),
+		O("nf_conn", "timeout", ct_timeout),
+		O("nf_conn", "secmark", ct_secmark),
+		O("nf_conn", "master", ct_master),
+		O("nf_conn", "ext", ct_ext),
+		O("nf_ct_ext", "offset", ext_offset),
+		O("nf_conn_counter", "packets", acct_packets),
+		O("nf_conn_counter", "bytes", acct_bytes),
+		O("nf_conn_help", "helper", help_helper),
+		O("nf_conntrack_helper", "name", helper_name),
 #undef O
 	};
-	int16_t hash, tuple;
+	int16_t hash, tuple, counter, genid;
 	uint32_t stride;
+	struct timespec res;
 	size_t i;
 
 	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
@@ -182,6 +195,28 @@ static int probe_env(struct codegen_env *env)
 			*o = -1;
 	}
 	env->off.sec_path_bit = enum_val("skb_ext_id", "SKB_EXT_SEC_PATH");
+	env->off.ext_acct = enum_val("nf_ct_ext_id", "NF_CT_EXT_ACCT");
+	env->off.ext_labels = enum_val("nf_ct_ext_id", "NF_CT_EXT_LABELS");
+	env->off.ext_helper = enum_val("nf_ct_ext_id", "NF_CT_EXT_HELPER");
+	/* an extension area with a generation id (nf_ct_ext_find() then
+	 * compares it with a global we cannot read): extensions refused */
+	if (!path_off("nf_ct_ext", "gen_id", &genid, NULL))
+		env->off.ext_offset = -1;
+	/* counter[2]: the stride of one direction's nf_conn_counter */
+	env->off.acct_stride = -1;
+	if (!path_off("nf_conn_acct", "counter", &counter, &stride) &&
+	    counter == 0 && stride / 2 <= INT16_MAX)
+		env->off.acct_stride = (int16_t)(stride / 2);
+	/* HZ: the coarse clocks tick once a jiffy (TICK_NSEC); the kernel's
+	 * jiffies_to_msecs() is a multiplication when HZ divides 1000 */
+	env->jiffy_msecs = 0;
+	if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res) && !res.tv_sec &&
+	    res.tv_nsec > 0) {
+		long hz = (1000000000L + res.tv_nsec / 2) / res.tv_nsec;
+
+		if (hz > 0 && hz <= 1000 && 1000 % hz == 0)
+			env->jiffy_msecs = (uint32_t)(1000 / hz);
+	}
 	env->off.ct_tuple = -1;
 	if (!path_off("nf_conn", "tuplehash", &hash, NULL) &&
 	    !path_off("nf_conntrack_tuple_hash", "tuple", &tuple, NULL) &&

@@ -11,6 +11,7 @@
  * kernel's nf_tables never sees a packet.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -150,4 +151,24 @@ int offload_conntrack_enable(int ns_fd)
 void offload_conntrack_disable(int ns_fd)
 {
 	(void)holder_batch(ns_fd, false);
+}
+
+/* write "1" to the accounting sysctl of this thread's netns */
+static int acct_cb(void *arg)
+{
+	int fd = open("/proc/sys/net/netfilter/nf_conntrack_acct",
+		      O_WRONLY | O_CLOEXEC), ret = 0;
+
+	(void)arg;
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "1\n", 2) != 2)
+		ret = errno ? -errno : -EIO;
+	close(fd);
+	return ret;
+}
+
+int offload_conntrack_acct(int ns_fd)
+{
+	return offload_in_netns(ns_fd, acct_cb, NULL);
 }

@@ -352,6 +352,7 @@ struct dataplane {
 	bool conntrack_new;	/* ... since this prepare */
 	uint32_t ct_users;	/* conntrack users live (see ct_users()) */
 	uint32_t ct_next;	/* ... in the generation being prepared */
+	bool ct_acct;		/* offload_conntrack_acct() done */
 	struct dp_log *log;
 	struct dp_reject *reject;
 	struct net *net;	/* the namespace this is of */
@@ -1634,6 +1635,40 @@ static bool rule_reads_ct(const struct rule *rule)
 	rule_for_each_expr(e, rule)
 		if (codegen_expr_reads_ct(e))
 			return true;
+	return false;
+}
+
+/*
+ * acct_wanted - does a rule of the next generation read conntrack
+ * accounting? Of the rules @delta changes (incremental prepares), else of
+ * all of them.
+ */
+static bool acct_wanted(struct net *net, const struct dp_delta *delta)
+{
+	uint8_t next = genmask_next(net);
+	const struct expr *e;
+	struct table *t;
+	struct chain *c;
+	struct rule *r;
+	uint32_t i;
+
+	if (delta) {
+		for (i = 0; i < delta->nrules; i++) {
+			r = delta->rules[i];
+			if (active(r->genmask, next))
+				rule_for_each_expr(e, r)
+					if (codegen_expr_reads_acct(e))
+						return true;
+		}
+		return false;
+	}
+	list_for_each_entry(t, &net->tables, list)
+		list_for_each_entry(c, &t->chains, list)
+			list_for_each_entry(r, &c->rules, list)
+				if (active(r->genmask, next))
+					rule_for_each_expr(e, r)
+						if (codegen_expr_reads_acct(e))
+							return true;
 	return false;
 }
 
@@ -3169,6 +3204,14 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 			set_err(dp, err, ret, "cannot enable the kernel's conntrack in this network namespace");
 		else
 			dp->conntrack = dp->conntrack_new = true;
+	}
+	if (!dp->err && dp->ct_next && !dp->ct_acct &&
+	    acct_wanted(net, dp->incremental ? delta : NULL)) {
+		ret = offload_conntrack_acct(net->ns_fd);
+		if (ret)
+			set_err(dp, err, ret, "cannot turn conntrack accounting on in this network namespace");
+		else
+			dp->ct_acct = true;
 	}
 	/* 2. programs and links */
 	if (!dp->err)

@@ -79,6 +79,15 @@ int offload_conntrack_enable(int ns_fd);
 /** offload_conntrack_disable - drop that table (best effort). */
 void offload_conntrack_disable(int ns_fd);
 
+/**
+ * offload_conntrack_acct - turn conntrack accounting on in the netns of
+ * @ns_fd (net.netfilter.nf_conntrack_acct = 1), as the kernel's
+ * nft_ct_get_init() does for ct bytes, packets and avgpkt (nf_ct_set_acct();
+ * nothing turns it off again).
+ * Return: 0 or -errno.
+ */
+int offload_conntrack_acct(int ns_fd);
+
 /*
  * grace.c - RCU grace periods after generation flips.
  * offload_grace_request() after a flip returns its ticket (never fails);

@@ -35,7 +35,9 @@ static bool ct_served(uint32_t key)
 	case CT_STATE: case CT_DIRECTION: case CT_STATUS: case CT_MARK:
 	case CT_L3PROTOCOL: case CT_PROTOCOL: case CT_SRC: case CT_DST:
 	case CT_PROTO_SRC: case CT_PROTO_DST: case CT_SRC_IP: case CT_DST_IP:
-	case CT_SRC_IP6: case CT_DST_IP6:
+	case CT_SRC_IP6: case CT_DST_IP6: case CT_SECMARK: case CT_ZONE:
+	case CT_EXPIRATION: case CT_LABELS: case CT_HELPER: case CT_PKTS:
+	case CT_BYTES: case CT_AVGPKT:
 		return true;
 	}
 	return false;
@@ -45,6 +47,10 @@ static int ct_check(const struct expr *e, struct dp_error *err)
 {
 	const struct expr_ct *c = expr_priv(e);
 
+	if (!c->is_set && c->key == CT_ID) {
+		err->msg = "ct 'id' is a siphash under a random key the kernel keeps to itself (nf_ct_get_id()): a BPF program cannot compute it (not supported by nfbpf)";
+		return -EOPNOTSUPP;
+	}
 	if (c->is_set || !ct_served(c->key)) {
 		if (c->key < __CT_KEY_MAX)
 			snprintf(err->buf, sizeof(err->buf),
@@ -179,6 +185,168 @@ static int16_t tuple_off(const struct codegen_env *env, uint8_t dir,
 	       field;
 }
 
+/*
+ * r9 = the extension @id of the nf_conn in r9 (nf_ct_ext_find()); none:
+ * goto @l_none. Clobbers r0-r5.
+ */
+static void emit_ext_find(struct codegen_prog *p, const struct codegen_env *env,
+			  int16_t id, uint32_t l_none)
+{
+	if (id < 0 || env->off.ext_offset < 0) {
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
+	/* r9 = ct->ext; if !r9 goto none */
+	codegen_emit_probe_deref(p, R9, env->off.ct_ext, l_none);
+	/* r1 = ext->offset[id]; if r1 == 0 goto none; r9 += r1 */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	emit_read(p, ST_OFF(scratch), 1, env->off.ext_offset + id);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_none);
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R9, R1));
+}
+
+/* nf_ct_zone_id(): regs[reg] = zone.id if no direction is asked or
+ * zone.dir has the direction's bit, else NF_CT_DEFAULT_ZONE_ID (0);
+ * nft_reg_store16 */
+static void emit_zone(struct codegen_prog *p, const struct expr_ct *c,
+		      const struct codegen_env *env)
+{
+	uint32_t l_store = codegen_label_new(p);
+
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	emit_read(p, ST_OFF(scratch), 2, env->off.ct_zone_id);
+	if (c->dir < CT_DIR_NONE)
+		emit_read(p, ST_OFF(scratch) + 2, 1, env->off.ct_zone_dir);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, ST_OFF(scratch)));
+	if (c->dir < CT_DIR_NONE) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, ST_OFF(scratch) + 2));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 1 << c->dir));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_store);
+		codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	}
+	codegen_label_bind(p, l_store);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, REG_OFF(c->reg)));
+}
+
+/*
+ * jiffies_to_msecs(nf_ct_expires(ct)): max((s32)(ct->timeout - (u32)
+ * jiffies), 0) * (MSEC_PER_SEC / HZ), in u32 (an unconfirmed entry's
+ * timeout is relative, as the kernel reads it too)
+ */
+static void emit_expiration(struct codegen_prog *p, const struct expr_ct *c,
+			    const struct codegen_env *env)
+{
+	uint32_t l_pos = codegen_label_new(p);
+
+	if (!env->jiffy_msecs) {
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
+	emit_read(p, REG_OFF(c->reg), 4, env->off.ct_timeout);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_jiffies64));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, REG_OFF(c->reg)));
+	codegen_emit(p, INSN_ALU32_REG(BPF_SUB, R1, R0));
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JSGE, R1, 0, 0), l_pos);
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	codegen_label_bind(p, l_pos);
+	codegen_emit(p, INSN_ALU32_IMM(BPF_MUL, R1, env->jiffy_msecs));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, REG_OFF(c->reg)));
+}
+
+/* labels: the 16 bytes of the labels extension, or zeros without one */
+static void emit_labels(struct codegen_prog *p, const struct expr_ct *c,
+			const struct codegen_env *env, uint32_t l_end)
+{
+	codegen_emit_reg_zero(p, c->reg, 16);
+	emit_ext_find(p, env, env->off.ext_labels, l_end);
+	emit_read(p, REG_OFF(c->reg), 16, 0);
+}
+
+/*
+ * the helper of the entry's master (an expected connection's), else
+ * break: strscpy_pad() of its name, which bpf_probe_read_kernel_str()
+ * into zeroed registers is (at most 15 bytes and a NUL, zeros after)
+ */
+static void emit_helper(struct codegen_prog *p, const struct expr_ct *c,
+			const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+
+	if (env->off.help_helper < 0 || env->off.helper_name < 0) {
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
+	codegen_emit_probe_deref(p, R9, env->off.ct_master, ec->l_break);
+	emit_ext_find(p, env, env->off.ext_helper, ec->l_break);
+	codegen_emit_probe_deref(p, R9, env->off.help_helper, ec->l_break);
+	codegen_emit_reg_zero(p, c->reg, 16);
+	/* probe_read_kernel_str(regs + reg, 16, helper->name) */
+	codegen_emit(p, INSN_MOV64_REG(R3, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, env->off.helper_name));
+	codegen_emit(p, INSN_MOV64_REG(R1, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REG_OFF(c->reg)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 16));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel_str));
+}
+
+/*
+ * the counter @field (acct_packets/acct_bytes offset) of direction @dir,
+ * or both summed (nft_ct_get_eval_counter()), into the u64 at st + @dst
+ * (r9 = the acct extension; st->scratch clobbered)
+ */
+static void emit_counter(struct codegen_prog *p, const struct codegen_env *env,
+			 uint8_t dir, int16_t field, int16_t dst)
+{
+	if (env->off.acct_stride < 0 || field < 0) {
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
+	if (dir < CT_DIR_NONE) {
+		emit_read(p, dst, 8, field + dir * env->off.acct_stride);
+		return;
+	}
+	emit_read(p, dst, 8, field);
+	emit_read(p, ST_OFF(scratch), 8, field + env->off.acct_stride);
+	/* *dst += scratch */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, dst));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, ST_OFF(scratch)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R2));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, dst));
+}
+
+/*
+ * bytes, packets (u64) and avgpkt (bytes / packets, 0 without packets:
+ * BPF's division by zero gives 0 too) from the acct extension; 0 without
+ * one. The u64 goes to the registers as memcpy() puts it.
+ */
+static void emit_acct(struct codegen_prog *p, const struct expr_ct *c,
+		      const struct codegen_env *env, uint32_t l_end)
+{
+	int16_t d = REG_OFF(c->reg);
+
+	codegen_emit_reg_zero(p, c->reg, 8);
+	emit_ext_find(p, env, env->off.ext_acct, l_end);
+	if (c->key != CT_AVGPKT) {
+		emit_counter(p, env, c->dir, c->key == CT_BYTES ?
+			     env->off.acct_bytes : env->off.acct_packets, d);
+		return;
+	}
+	/* regs = packets; scratch = bytes; regs = bytes / packets */
+	emit_counter(p, env, c->dir, env->off.acct_packets, d);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, d));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, ST_OFF(scratch) + 8));
+	emit_counter(p, env, c->dir, env->off.acct_bytes, d);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, d));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, ST_OFF(scratch) + 8));
+	codegen_emit(p, INSN_ALU64_REG(BPF_DIV, R1, R2));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, d));
+}
+
 static void ct_emit(struct codegen_prog *p, const struct expr *e,
 		    const struct codegen_expr_ctx *ec)
 {
@@ -203,6 +371,24 @@ static void ct_emit(struct codegen_prog *p, const struct expr *e,
 		break;
 	case CT_MARK:
 		emit_read(p, d, 4, env->off.ct_mark);
+		break;
+	case CT_SECMARK:
+		emit_read(p, d, 4, env->off.ct_secmark);
+		break;
+	case CT_ZONE:
+		emit_zone(p, c, env);
+		break;
+	case CT_EXPIRATION:
+		emit_expiration(p, c, env);
+		break;
+	case CT_LABELS:
+		emit_labels(p, c, env, l_end);
+		break;
+	case CT_HELPER:
+		emit_helper(p, c, ec);
+		break;
+	case CT_PKTS: case CT_BYTES: case CT_AVGPKT:
+		emit_acct(p, c, env, l_end);
 		break;
 	case CT_L3PROTOCOL:	/* nft_reg_store8(nf_ct_l3num(ct)) */
 		emit_clear(p, c->reg);
@@ -250,6 +436,14 @@ static bool ct_reads_ct(const struct expr *e)
 	return true;
 }
 
+static bool ct_reads_acct(const struct expr *e)
+{
+	const struct expr_ct *c = expr_priv(e);
+
+	return !c->is_set && (c->key == CT_PKTS || c->key == CT_BYTES ||
+			      c->key == CT_AVGPKT);
+}
+
 const struct codegen_expr_ops codegen_expr_ct = {
 	.name = "ct",
 	.check = ct_check,
@@ -258,4 +452,5 @@ const struct codegen_expr_ops codegen_expr_ct = {
 	.consts = ct_consts,
 	.emit = ct_emit,
 	.reads_ct = ct_reads_ct,
+	.reads_acct = ct_reads_acct,
 };

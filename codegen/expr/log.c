@@ -28,7 +28,8 @@ static int log_check(const struct expr *e, struct dp_error *err)
 		return -EOPNOTSUPP;
 	}
 	if (l->level == LOG_LEVEL_AUDIT) {
-		err->msg = "log level audit is not supported by the nfbpf dataplane yet";
+		err->msg = "log level audit is not supported by the nfbpf dataplane: "
+			   "AUDIT_NETFILTER_PKT records come from the kernel only, userspace may send AUDIT_USER ones";
 		return -EOPNOTSUPP;
 	}
 	return 0;

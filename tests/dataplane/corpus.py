@@ -505,6 +505,20 @@ def build_corpus():
     add('self', 6, 'icmpv6 echo fd02::1->fd02::1 over lo (+ reply)',
         v6('fd02::1', 'fd02::1', 58, icmp(128, 0, b'\0\7\0\1', pad(8))), 'fw', dst='fd02::1')
 
+    # IPv4 option lists (ip option): source routes (dropped after
+    # prerouting, accept_source_route is 0), lists __ip_options_compile()
+    # refuses (dropped with a parameter problem back to a), a timestamp
+    # before a record route, a router alert with a value
+    for n, (what, opts, base) in enumerate((
+            ('lsrr option', b'\x83\x07\x04\x0a\x02\x00\x02\x00', '-'),
+            ('ssrr option', b'\x89\x07\x04\x0a\x02\x00\x02\x00', '-'),
+            ('two record route options (invalid)', b'\x07\x03\x04\x07\x03\x04\x00\x00', '-'),
+            ('record route without room (invalid)', b'\x07\x05\x04\x00\x00\x00\x00\x00', '-'),
+            ('timestamp and record route options', b'\x44\x08\x05\x00\x00\x00\x00\x00\x07\x03\x04\x00', 'b0'),
+            ('router alert with value 1', b'\x94\x04\x00\x01', 'b0'))):
+        add('fwd', 4, 'udp with %s 10.1.0.2:%d->10.2.0.2:53' % (what, 7801 + n),
+            v4('10.1.0.2', '10.2.0.2', 17, udp(7801 + n, 53, pad(3)), id_=nid(), opts=opts), base)
+
     for n, p in enumerate(P):
         p.idx = n
         p.cls = 'frag' if nonfirst_fragment(p.build(MARK + b'\0\0\0\0')) else 'main'

@@ -568,3 +568,90 @@ Test(packet, dynset_adds_until_the_set_is_full)
 	close(l80);
 	close(l81);
 }
+
+/* a rule of @in: ct @key (@dir, @klen bytes) -> r8, then @tail, counter */
+static struct rule *ct_rule(struct chain *in, uint32_t key, uint8_t dir,
+			    uint32_t klen, uint8_t op, const void *v, uint32_t vlen)
+{
+	struct tm_rb rb = { 0 };
+
+	tm_ct(&rb, key, dir, 8, klen);
+	tm_cmp(&rb, 8, op, v, vlen);
+	tm_counter(&rb);
+	return tm_rule(in, &rb);
+}
+
+static uint64_t packets_of(struct rule *r)
+{
+	uint64_t pk, by;
+
+	cr_assert_eq(dataplane_counter_read(&net, counter_of(r)->slot, &pk, &by), 0);
+	return pk;
+}
+
+/*
+ * ct zone, packets, bytes, avgpkt, labels, helper, expiration, secmark of
+ * a tracked UDP flow over loopback: three 4-byte datagrams (32 bytes each
+ * on the wire) from one socket; at input each one's entry is confirmed and
+ * counted (accounting is turned on, as nft_ct_get_init() does), so the
+ * n-th datagram reads packets n, bytes 32n, avgpkt 32, zone 0, no labels
+ * (16 zero bytes), no helper (break: no master), an unreplied UDP timeout
+ * of 30 s (within 25-30 s), secmark 0.
+ */
+Test(packet, ct_keys_of_a_tracked_flow)
+{
+	int rx = listener(AF_INET, SOCK_DGRAM, 12);
+	struct chain *in = tm_chain(t, "ctkeys", HOOK_IN, 10, NF_ACCEPT);
+	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(12),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	uint64_t two = 2, b64 = 64, avg32 = 32;
+	uint8_t zeros[16] = { 0 }, from[4] = { 0, 0, 0x61, 0xa8 }, to[4] = { 0, 0, 0x75, 0x30 };
+	struct rule *r_pk, *r_by, *r_avg, *r_zone, *r_zone_rep, *r_lab, *r_help,
+		    *r_exp, *r_sec;
+	struct tm_rb rb = { 0 };
+	char buf[16];
+	int s, i;
+	FILE *f;
+
+	r_pk = ct_rule(in, CT_PKTS, 0, 8, CMP_EQ, &two, 8);
+	r_by = ct_rule(in, CT_BYTES, CT_DIR_NONE, 8, CMP_EQ, &b64, 8);
+	r_avg = ct_rule(in, CT_AVGPKT, CT_DIR_NONE, 8, CMP_EQ, &avg32, 8);
+	r_zone = ct_rule(in, CT_ZONE, CT_DIR_NONE, 2, CMP_EQ, zeros, 2);
+	r_zone_rep = ct_rule(in, CT_ZONE, 1, 2, CMP_EQ, zeros, 2);
+	r_lab = ct_rule(in, CT_LABELS, CT_DIR_NONE, 16, CMP_EQ, zeros, 16);
+	r_help = ct_rule(in, CT_HELPER, CT_DIR_NONE, 16, CMP_NEQ, zeros, 16);
+	r_sec = ct_rule(in, CT_SECMARK, CT_DIR_NONE, 4, CMP_EQ, zeros, 4);
+	/* ct expiration 25000-30000 (ms): hton, then a range */
+	tm_ct(&rb, CT_EXPIRATION, CT_DIR_NONE, 8, 4);
+	tm_byteorder(&rb, 8, 8, BYTEORDER_HTON, 4, 4);
+	tm_range(&rb, 8, 0, from, to, 4);
+	tm_counter(&rb);
+	r_exp = tm_rule(in, &rb);
+	tm_commit_ok(&net);
+
+	f = fopen("/proc/sys/net/netfilter/nf_conntrack_acct", "r");
+	cr_assert_not_null(f);
+	cr_assert_not_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	cr_assert_str_eq(buf, "1\n", "ct packets turned accounting on");
+
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	for (i = 0; i < 3; i++) {
+		struct pollfd pfd = { .fd = rx, .events = POLLIN };
+
+		cr_assert_eq(sendto(s, "abcd", 4, 0, (void *)&a4, sizeof(a4)), 4);
+		cr_assert_eq(poll(&pfd, 1, 1000), 1);
+		cr_assert_eq(recv(rx, buf, sizeof(buf), 0), 4);
+	}
+	close(s);
+	cr_assert_eq(packets_of(r_pk), 1, "original packets 2: the second");
+	cr_assert_eq(packets_of(r_by), 1, "bytes 64: the second");
+	cr_assert_eq(packets_of(r_avg), 3, "avgpkt 32: all");
+	cr_assert_eq(packets_of(r_zone), 3, "zone 0");
+	cr_assert_eq(packets_of(r_zone_rep), 3, "reply zone 0");
+	cr_assert_eq(packets_of(r_lab), 3, "no labels: zeros");
+	cr_assert_eq(packets_of(r_help), 0, "no master: helper breaks");
+	cr_assert_eq(packets_of(r_sec), 3, "secmark 0");
+	cr_assert_eq(packets_of(r_exp), 3, "expiration 25-30 s");
+	close(rx);
+}

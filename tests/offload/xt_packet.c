@@ -14,6 +14,9 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <linux/if_packet.h>
 
 static struct net net;
 static struct table *t;
@@ -687,4 +690,178 @@ Test(xt_packet, reject_target_tcp_reset)
 	cr_assert_eq(err, ECONNREFUSED);
 	close(s);
 	close(l);
+}
+
+/* struct xt_u32 (1984 bytes): test @t's location @i and value @v */
+static void u32_loc(uint8_t *info, int t, int i, uint32_t number, uint8_t op)
+{
+	memcpy(info + t * 180 + i * 8, &number, 4);
+	info[t * 180 + i * 8 + 4] = op;
+}
+
+static void u32_val(uint8_t *info, int t, int v, uint32_t min, uint32_t max)
+{
+	memcpy(info + t * 180 + 88 + v * 8, &min, 4);
+	memcpy(info + t * 180 + 88 + v * 8 + 4, &max, 4);
+}
+
+Test(xt_packet, u32_tests_at_shifts_and_ranges)
+{
+	static uint8_t info[1984];
+
+	/* -m u32 --u32 "0>>28=4 && 0>>22&0x3C@0&0xFFFF=53:54,60" (ipv4, udp
+	 * dport 53, 54 or 60 after the ihl jump) */
+	memset(info, 0, sizeof(info));
+	u32_loc(info, 0, 0, 0, 0);
+	u32_loc(info, 0, 1, 28, 2 /* >> */);
+	info[176] = 2;
+	u32_val(info, 0, 0, 4, 4);
+	info[177] = 1;
+	u32_loc(info, 1, 0, 0, 0);
+	u32_loc(info, 1, 1, 22, 2);
+	u32_loc(info, 1, 2, 0x3c, 0 /* & */);
+	u32_loc(info, 1, 3, 0, 3 /* @ */);
+	u32_loc(info, 1, 4, 0xffff, 0);
+	info[180 + 176] = 5;
+	u32_val(info, 1, 0, 53, 54);
+	u32_val(info, 1, 1, 60, 60);
+	info[180 + 177] = 2;
+	info[1980] = 2;
+	drop_rule("u32", 0, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM, "dport 53 in 53:54");
+	cr_assert_eq(udp_send(54, 5, 0), -EPERM, "dport 54 in 53:54");
+	cr_assert_eq(udp_send(60, 5, 0), -EPERM, "dport 60");
+	cr_assert_eq(udp_send(55, 5, 0), 0, "dport 55 in no range");
+}
+
+Test(xt_packet, u32_past_the_packet_is_false_and_inversion)
+{
+	static uint8_t info[1984];
+
+	/* ! --u32 "0>>22&0x3C@8=0x61616161" reads 4 bytes of the payload at
+	 * ihl + 8: a 2-byte datagram is too short (false, so the inverted
+	 * match drops it), "aaaa" matches (kept), "bbbb" does not (dropped) */
+	memset(info, 0, sizeof(info));
+	u32_loc(info, 0, 0, 0, 0);
+	u32_loc(info, 0, 1, 22, 2);
+	u32_loc(info, 0, 2, 0x3c, 0);
+	u32_loc(info, 0, 3, 8, 3);
+	info[176] = 4;
+	u32_val(info, 0, 0, 0x61616161, 0x61616161);
+	info[177] = 1;
+	info[1980] = 1;
+	info[1981] = 1;
+	drop_rule("u32", 0, info, sizeof(info));
+	{
+		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(53),
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+		cr_assert_eq(sendto(s, "aaaa", 4, 0, (void *)&a, sizeof(a)), 4);
+		cr_assert_eq(sendto(s, "bbbb", 4, 0, (void *)&a, sizeof(a)), -1);
+		cr_assert_eq(errno, EPERM);
+		cr_assert_eq(sendto(s, "aa", 2, 0, (void *)&a, sizeof(a)), -1,
+			     "too short: false, inverted: dropped");
+		close(s);
+	}
+}
+
+/* an Ethernet frame from @src_mac on v1 to v0 (10.99.0.2 -> 10.99.0.1
+ * udp 7000), in the test's netns: veth v0 10.99.0.1/24 <-> v1 */
+static void mac_frame(int ps, int v1, const uint8_t *dst_mac, uint8_t last)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_ifindex = v1,
+				   .sll_halen = 6 };
+	uint8_t f[14 + 20 + 8 + 4] = { 0 };
+	uint32_t sum = 0;
+	int i;
+
+	memcpy(f, dst_mac, 6);
+	memcpy(f + 6, (uint8_t[]){ 2, 0, 0, 0, 0, last }, 6);
+	f[12] = 0x08;
+	/* ipv4: 10.99.0.2 -> 10.99.0.1, udp, 32 bytes */
+	memcpy(f + 14, (uint8_t[]){ 0x45, 0, 0, 32, 0, 1, 0, 0, 64, 17, 0, 0,
+				     10, 99, 0, 2, 10, 99, 0, 1 }, 20);
+	for (i = 0; i < 20; i += 2)
+		sum += (uint32_t)f[14 + i] << 8 | f[15 + i];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	f[24] = (uint8_t)(~sum >> 8);
+	f[25] = (uint8_t)~sum;
+	/* udp 7001 -> 7000, 12 bytes, no checksum */
+	memcpy(f + 34, (uint8_t[]){ 0x1b, 0x59, 0x1b, 0x58, 0, 12, 0, 0, 'm', 'a', 'c', '!' }, 12);
+	memcpy(sll.sll_addr, dst_mac, 6);
+	cr_assert_eq(sendto(ps, f, sizeof(f), 0, (void *)&sll, sizeof(sll)),
+		     (ssize_t)sizeof(f));
+}
+
+/* did the datagram arrive at @rx within 300 ms? */
+static bool arrived(int rx)
+{
+	struct pollfd pfd = { .fd = rx, .events = POLLIN };
+	char buf[16];
+
+	if (poll(&pfd, 1, 300) != 1)
+		return false;
+	return recv(rx, buf, sizeof(buf), 0) == 4;
+}
+
+/*
+ * -A INPUT -m mac --mac-source 02:00:00:00:00:01 -j DROP on a veth (an
+ * Ethernet device), and the inverted form; over loopback (not Ethernet)
+ * the match is false either way
+ */
+Test(xt_packet, mac_source_on_an_ethernet_device)
+{
+	struct chain *in = tm_chain(t, "in", HOOK_IN, 0, NF_ACCEPT);
+	uint8_t info[12] = { 2, 0, 0, 0, 0, 1 }, v0mac[6];
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(7000) };
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x;
+	struct rule *r;
+	struct sockaddr_in lo = { .sin_family = AF_INET, .sin_port = htons(7000),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int rx, ps, v1, inv, s;
+	struct ifreq ifr;
+
+	cr_assert_eq(system("ip link add v0 type veth peer name v1 && "
+			    "ip addr add 10.99.0.1/24 dev v0 && "
+			    "ip link set v0 up && ip link set v1 up"), 0);
+	/* v0's address (sysfs shows the host's namespace, not ours) */
+	ps = socket(AF_INET, SOCK_DGRAM, 0);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "v0");
+	cr_assert_eq(ioctl(ps, SIOCGIFHWADDR, &ifr), 0);
+	memcpy(v0mac, ifr.ifr_hwaddr.sa_data, 6);
+	close(ps);
+	v1 = (int)if_nametoindex("v1");
+	cr_assert_gt(v1, 0);
+	rx = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+	cr_assert_eq(bind(rx, (void *)&a, sizeof(a)), 0);
+	ps = socket(AF_PACKET, SOCK_RAW, 0);
+	cr_assert_geq(ps, 0);
+
+	for (inv = 0; inv <= 1; inv++) {
+		memset(&rb, 0, sizeof(rb));
+		x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 12);
+		strcpy(x->name, "mac");
+		x->family = 2;
+		x->len = 12;
+		memcpy(x->info, info, 12);
+		x->info[8] = (uint8_t)inv;
+		tm_verdict(&rb, NF_DROP, NULL);
+		r = tm_rule(in, &rb);
+		tm_commit_ok(&net);
+		mac_frame(ps, v1, v0mac, 1);
+		cr_assert_eq(arrived(rx), inv, "from 02:..:01 (invert %d)", inv);
+		mac_frame(ps, v1, v0mac, 2);
+		cr_assert_eq(arrived(rx), !inv, "from 02:..:02 (invert %d)", inv);
+		s = socket(AF_INET, SOCK_DGRAM, 0);
+		cr_assert_eq(sendto(s, "mac!", 4, 0, (void *)&lo, sizeof(lo)), 4);
+		close(s);
+		cr_assert(arrived(rx), "loopback is not Ethernet: false (invert %d)", inv);
+		tm_rule_del(r);
+		tm_commit_ok(&net);
+	}
+	close(ps);
+	close(rx);
 }
