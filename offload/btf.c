@@ -169,6 +169,7 @@ static int probe_env(struct codegen_env *env)
 		O("cred", "fsgid", cred_fsgid),
 		O("sock", "sk_cgrp_data.classid", sk_classid),
 		O("sk_buff", "active_extensions", skb_active_ext),
+		O("net", "ipv4.fib_has_custom_rules", net_fib_custom),
 #undef O
 	};
 	int16_t hash, tuple;

@@ -354,6 +354,7 @@ struct dataplane {
 	uint32_t ct_next;	/* ... in the generation being prepared */
 	struct dp_log *log;
 	struct dp_reject *reject;
+	struct dp_routes *routes;	/* route mirror (fib) */
 	struct net *net;	/* the namespace this is of */
 	int link_fd;		/* rtnetlink link events of the netns, -1 */
 	/* named objects: records (id = index + 1), free ids, quota words
@@ -673,6 +674,7 @@ static void dp_free(struct dataplane *dp)
 	dp_sets_free(dp->sets, &dp->env);
 	dp_log_free(dp->log);
 	dp_reject_free(dp->reject);
+	dp_routes_free(dp->routes);
 	if (dp->link_fd >= 0) {
 		epoll_ctl(dataplane_link_fd(), EPOLL_CTL_DEL, dp->link_fd, NULL);
 		close(dp->link_fd);
@@ -890,6 +892,12 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	if (!dp->reject) {
 		ret = -ENOMEM;
 		err->msg = "cannot create the nfbpf reject ring buffer";
+		goto out_free;
+	}
+	dp->routes = dp_routes_new(net->ns_fd, &dp->env.fib4_fd);
+	if (!dp->routes) {
+		ret = -ENOMEM;
+		err->msg = "cannot mirror the namespace's routes for fib";
 		goto out_free;
 	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
