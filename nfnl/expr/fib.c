@@ -24,10 +24,10 @@ static uint32_t fib_hooks(const struct expr_fib *f)
 	switch (f->result) {
 	case FIB_RESULT_OIF:
 	case FIB_RESULT_OIFNAME:
-		if (f->flags & FIB_F_IIF)
-			return H(NF_INET_PRE_ROUTING) | H(NF_INET_LOCAL_IN) |
-			       H(NF_INET_FORWARD);
-		return H(NF_INET_PRE_ROUTING);
+		/* with or without iif since "netfilter: nf_tables: allow
+		 * fib oif in input and forward" (before 6.18) */
+		return H(NF_INET_PRE_ROUTING) | H(NF_INET_LOCAL_IN) |
+		       H(NF_INET_FORWARD);
 	case FIB_RESULT_ADDRTYPE:
 		if (f->flags & FIB_F_IIF)
 			return H(NF_INET_PRE_ROUTING) | H(NF_INET_LOCAL_IN) |
@@ -109,6 +109,8 @@ static int fib_parse(const struct nfnl_expr_ctx *ctx, void *p,
 	default:
 		return -EINVAL;
 	}
+	/* the hooks: at table validation, in base chains too (nf_tables
+	 * validates the table at commit, so the error names no attribute) */
 	return nfnl_reg_store(tb[NFTA_FIB_DREG], &priv->dreg, false, len);
 }
 

@@ -190,7 +190,9 @@ Test(expr_fib, register_length_per_result)
 Test(expr_fib, hooks_per_result)
 {
 	static const struct { uint32_t result, flags; uint32_t hooks; } c[] = {
-		{ NFT_FIB_RESULT_OIF, NFTA_FIB_F_DADDR, 1u << NF_INET_PRE_ROUTING },
+		{ NFT_FIB_RESULT_OIF, NFTA_FIB_F_DADDR,
+		  1u << NF_INET_PRE_ROUTING | 1u << NF_INET_LOCAL_IN |
+		  1u << NF_INET_FORWARD },
 		{ NFT_FIB_RESULT_OIFNAME, NFTA_FIB_F_SADDR | NFTA_FIB_F_IIF,
 		  1u << NF_INET_PRE_ROUTING | 1u << NF_INET_LOCAL_IN |
 		  1u << NF_INET_FORWARD },
@@ -215,3 +217,4 @@ Test(expr_fib, hooks_per_result)
 				     "case %zu hook %u", i, h);
 	}
 }
+
