@@ -957,6 +957,23 @@ void codegen_emit_slot_lookup(struct codegen_prog *p,
 			      const struct codegen_expr_ctx *ec, int fd,
 			      uint32_t l_null);
 
+/*
+ * codegen_emit_addr_type - r2 = inet_dev_addr_type(net, dev, addr) of the
+ * IPv4 address at network header offset @addr (12: source, 16:
+ * destination), from the route mirror (codegen/expr/fib.c): 0.0.0.0/8
+ * and 255.255.255.255 are broadcast, 224.0.0.0/4 multicast, else the
+ * type of the route found in the local table (merged with main while the
+ * netns has no custom rules), when its device is @dev's
+ * (CODEGEN_ADDR_TYPE_IIF/_OIF: the input/output device; 0: any); unicast
+ * otherwise. No IPv4 header: goto ec->l_break. Clobbers r0-r5, r9 and
+ * the shape frame's packet buffer.
+ */
+#define CODEGEN_ADDR_TYPE_IIF	1
+#define CODEGEN_ADDR_TYPE_OIF	2
+void codegen_emit_addr_type(struct codegen_prog *p,
+			    const struct codegen_expr_ctx *ec, int16_t addr,
+			    int dev);
+
 /* --- rules and shapes (codegen/shape.c) --- */
 
 /**

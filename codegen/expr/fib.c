@@ -71,38 +71,31 @@ static void fib_consts(const struct expr *e, uint8_t *dst,
 	(void)cc;
 }
 
-/*
- * regs[dreg] = inet_dev_addr_type(net, dev, addr) (fib_frontend.c):
- * 0.0.0.0/8 and 255.255.255.255 are broadcast, 224.0.0.0/4 multicast;
- * else the type of the route the lookup finds in the local table (merged
- * with main while there are no custom rules), if it leaves through @dev
- * when one is given; unicast otherwise.
- */
-static void fib_emit(struct codegen_prog *p, const struct expr *e,
-		     const struct codegen_expr_ctx *ec)
+/* codegen_emit_addr_type: see codegen.h */
+void codegen_emit_addr_type(struct codegen_prog *p,
+			    const struct codegen_expr_ctx *ec, int16_t addr,
+			    int dev)
 {
-	const struct expr_fib *f = expr_priv(e);
 	const struct codegen_env *env = ec->env;
-	uint32_t l_store = codegen_label_new(p), l_table = codegen_label_new(p);
-	int16_t addr = f->flags & FIB_F_DADDR ? IPV4_DADDR_OFF : IPV4_SADDR_OFF;
+	uint32_t l_out = codegen_label_new(p), l_table = codegen_label_new(p);
 	int16_t key = SHAPE_BUF_OFF;
 
-	/* if pkt.nhc_len < 20 goto break (no IPv4 header: NFT_BREAK) */
+	/* if pkt.nhc_len < 20 goto break (no IPv4 header) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, IPV4_HDR_LEN, 0), ec->l_break);
 	/* r9 = the address (network order) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, (int16_t)(ST_NHC_OFF + addr)));
-	/* r2 = BROADCAST; if zeronet or limited broadcast goto store */
+	/* r2 = BROADCAST; if zeronet or limited broadcast goto out */
 	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_BROADCAST));
 	codegen_emit(p, INSN_MOV64_REG(R1, R9));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xff));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_store);
-	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R9, -1, 0), l_store);
-	/* r2 = MULTICAST; if 224.0.0.0/4 goto store */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_out);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R9, -1, 0), l_out);
+	/* r2 = MULTICAST; if 224.0.0.0/4 goto out */
 	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_MULTICAST));
 	codegen_emit(p, INSN_MOV64_REG(R1, R9));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xf0));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xe0, 0), l_store);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xe0, 0), l_out);
 	/* key = { 64, table, addr } on the shape frame's buffer */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, FIB4_KEY_BITS));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R9,
@@ -124,21 +117,33 @@ static void fib_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_MOV64_REG(R2, R10));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, key));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	/* r2 = UNICAST; if no route goto store */
+	/* r2 = UNICAST; if no route goto out */
 	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_UNICAST));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_store);
-	if (f->flags & (FIB_F_IIF | FIB_F_OIF)) {
-		/* if route's device != pkt.iif/oif goto store (unicast) */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+	if (dev) {
+		/* if route's device != pkt.iif/oif goto out (unicast) */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0,
 					     offsetof(struct codegen_fib4_val, oif)));
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R6, f->flags & FIB_F_IIF ?
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R6, dev == CODEGEN_ADDR_TYPE_IIF ?
 					     PKT_OFF(iif) : PKT_OFF(oif)));
-		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_store);
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_out);
 	}
 	/* r2 = route type */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R0,
 				     offsetof(struct codegen_fib4_val, type)));
-	codegen_label_bind(p, l_store);
+	codegen_label_bind(p, l_out);
+}
+
+/* regs[dreg] = the address type (nft_fib4_eval_type()) */
+static void fib_emit(struct codegen_prog *p, const struct expr *e,
+		     const struct codegen_expr_ctx *ec)
+{
+	const struct expr_fib *f = expr_priv(e);
+
+	codegen_emit_addr_type(p, ec, f->flags & FIB_F_DADDR ? IPV4_DADDR_OFF :
+							      IPV4_SADDR_OFF,
+			       f->flags & FIB_F_IIF ? CODEGEN_ADDR_TYPE_IIF :
+			       f->flags & FIB_F_OIF ? CODEGEN_ADDR_TYPE_OIF : 0);
 	/* regs[dreg] = r2 */
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R2, REG_OFF(f->dreg)));
 }

@@ -7,7 +7,9 @@
 # one (the merged tables), a new local address, a broadcast route added
 # to the local table, a policy rule (the tables unmerge: local only), an
 # address deleted and a device set down (routes flushed without a route
-# event). Listings (counters) must be identical.
+# event). Listings (counters) must be identical. Then iptables-nft's
+# addrtype match (ufw's --dst-type LOCAL/MULTICAST/BROADCAST, inverted,
+# --limit-iface-in/out): the same counters on both sides.
 #
 # nfbpfd's route mirror follows events asynchronously, so after each
 # change the script waits for a barrier: a fresh probe address whose
@@ -117,10 +119,39 @@ for side in k b; do
 	barrier; traffic
 	n list ruleset | grep -v probe >"$work/$side.list"
 done
+# addrtype (xt match rev 1) on the same routes
+for side in k b; do
+	ns=$tag$side
+	x() { ip netns exec "$ns" "$@"; }
+	pre=()
+	[ $side = b ] && pre=("$run")
+	n() { x "${pre[@]}" nft "$@"; }
+	ipt() { x "${pre[@]}" iptables-nft "$@"; }
+	x ip link set v0 up
+	x ip addr add 10.5.5.5/32 dev lo
+	ipt -A OUTPUT -m addrtype --dst-type LOCAL -j ACCEPT &&
+	ipt -A OUTPUT -m addrtype --dst-type MULTICAST -j ACCEPT &&
+	ipt -A OUTPUT -p udp --dport 10 -m addrtype --dst-type BROADCAST -j DROP &&
+	ipt -A OUTPUT -m addrtype --dst-type BROADCAST &&
+	ipt -A OUTPUT -m addrtype ! --dst-type LOCAL,BROADCAST --src-type LOCAL &&
+	ipt -A OUTPUT -m addrtype --src-type LOCAL --limit-iface-out &&
+	ipt -A OUTPUT -p udp --dport 9 -m addrtype --dst-type UNICAST --limit-iface-out -j DROP &&
+	ipt -A INPUT -m addrtype --dst-type LOCAL --limit-iface-in &&
+	ipt -A INPUT -m addrtype ! --src-type LOCAL,UNICAST &&
+	ipt -A INPUT -m addrtype --dst-type BROADCAST -j DROP ||
+		{ echo "fib e2e: iptables-nft failed on side $side"; exit 1; }
+	barrier
+	x python3 "$work/send.py" 127.0.0.5 10.5.5.5 10.7.0.1 10.1.1.255 10.1.1.7
+	ipt -L -v -n -x >"$work/$side.xt"
+done
+if ! diff -u "$work/k.xt" "$work/b.xt"; then
+	echo "fib e2e: addrtype: kernel and nfbpf differ"
+	status=1
+fi
 if ! diff -u "$work/k.list" "$work/b.list"; then
 	echo "fib e2e: kernel and nfbpf differ"
 	status=1
 fi
 kill -0 "$dpid" 2>/dev/null || { echo "fib e2e: nfbpfd died"; status=1; }
-[ $status = 0 ] && { echo "fib e2e: identical"; cat "$work/k.list"; }
+[ $status = 0 ] && { echo "fib e2e: identical"; cat "$work/k.list" "$work/k.xt"; }
 exit $status
