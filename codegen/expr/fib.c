@@ -80,6 +80,12 @@ void codegen_emit_addr_type(struct codegen_prog *p,
 	uint32_t l_out = codegen_label_new(p), l_table = codegen_label_new(p);
 	int16_t key = SHAPE_BUF_OFF;
 
+	if (env->fib4_fd < 0) {
+		/* no route mirror in this namespace (dp_routes_new() failed) */
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
 	/* if pkt.nhc_len < 20 goto break (no IPv4 header) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, IPV4_HDR_LEN, 0), ec->l_break);
