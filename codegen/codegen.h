@@ -434,10 +434,12 @@ struct codegen_env {
 		int16_t ext_acct, ext_labels, ext_helper;	/* enum nf_ct_ext_id */
 		int16_t acct_packets, acct_bytes, acct_stride;	/* nf_conn_acct */
 		int16_t help_helper, helper_name;
+		int16_t net_fib_custom;	/* net.ipv4.fib_has_custom_rules, -1 */
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
 	int reject_fd;
+	int fib4_fd;
 };
 
 /*
@@ -543,6 +545,47 @@ struct codegen_log_rec {
 	char out[16];
 	uint8_t mac[LOG_REC_MAC];
 	uint8_t data[LOG_REC_DATA];
+};
+
+/*
+ * Routes (fib expression). A BPF netfilter program cannot look routes up
+ * (its helpers are bpf_base_func_proto()'s; no kfunc reaches the FIB), so
+ * nfbpfd mirrors what the fib expression reads of each namespace's IPv4
+ * routing tables into one LPM trie, env->fib4_fd (offload/routes.c),
+ * key struct codegen_fib4_key, value struct codegen_fib4_val:
+ *  - FIB4_TABLE_LOCAL: the local table alone, as fib_table_lookup() of
+ *    RT_TABLE_LOCAL sees it once policy rules have unmerged the tables;
+ *  - FIB4_TABLE_MERGED: local and main together, as the merged trie
+ *    holds them while the namespace has no custom rules (local's aliases
+ *    first on a prefix both have).
+ * The program picks one by reading net->ipv4.fib_has_custom_rules.
+ */
+#define FIB4_TABLE_MERGED	0
+#define FIB4_TABLE_LOCAL	255	/* RT_TABLE_LOCAL */
+#define FIB4_KEY_BITS		64	/* table (32) + address (32) */
+
+/**
+ * struct codegen_fib4_key - LPM key of the route mirror
+ * @prefixlen: 32 + the route's prefix length
+ * @table: FIB4_TABLE_*
+ * @addr: destination, network order
+ */
+struct codegen_fib4_key {
+	uint32_t prefixlen;
+	uint32_t table;
+	uint8_t addr[4];
+};
+
+/**
+ * struct codegen_fib4_val - what a lookup of inet_dev_addr_type() gets
+ * @type: RTN_* of the first usable route of the prefix; RTN_UNICAST for
+ *	  the error types (unreachable, blackhole, prohibit, throw), as
+ *	  fib_table_lookup() failing leaves the answer unicast
+ * @oif: ifindex of its first nexthop's device (0: none)
+ */
+struct codegen_fib4_val {
+	uint32_t type;
+	uint32_t oif;
 };
 
 /** struct codegen_counter - value of a counter map slot (per CPU) */
@@ -819,6 +862,7 @@ void codegen_objref_release(struct expr *e);
 extern const struct codegen_expr_ops codegen_expr_fwd;
 extern const struct codegen_expr_ops codegen_expr_dup;
 extern const struct codegen_expr_ops codegen_expr_dynset;
+extern const struct codegen_expr_ops codegen_expr_fib;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 
@@ -926,6 +970,23 @@ int codegen_reg_ok(uint8_t slot, uint32_t len);
 void codegen_emit_slot_lookup(struct codegen_prog *p,
 			      const struct codegen_expr_ctx *ec, int fd,
 			      uint32_t l_null);
+
+/*
+ * codegen_emit_addr_type - r2 = inet_dev_addr_type(net, dev, addr) of the
+ * IPv4 address at network header offset @addr (12: source, 16:
+ * destination), from the route mirror (codegen/expr/fib.c): 0.0.0.0/8
+ * and 255.255.255.255 are broadcast, 224.0.0.0/4 multicast, else the
+ * type of the route found in the local table (merged with main while the
+ * netns has no custom rules), when its device is @dev's
+ * (CODEGEN_ADDR_TYPE_IIF/_OIF: the input/output device; 0: any); unicast
+ * otherwise. No IPv4 header: goto ec->l_break. Clobbers r0-r5, r9 and
+ * the shape frame's packet buffer.
+ */
+#define CODEGEN_ADDR_TYPE_IIF	1
+#define CODEGEN_ADDR_TYPE_OIF	2
+void codegen_emit_addr_type(struct codegen_prog *p,
+			    const struct codegen_expr_ctx *ec, int16_t addr,
+			    int dev);
 
 /* --- rules and shapes (codegen/shape.c) --- */
 

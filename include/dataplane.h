@@ -280,4 +280,20 @@ int dataplane_link_fd(void);
  */
 int dataplane_link_poll(void);
 
+/**
+ * dataplane_routes_fd - one descriptor that polls readable (EPOLLIN) when
+ * routes, addresses or links changed in a namespace with a dataplane (the
+ * route mirror of the fib expression, offload/routes.c). Owned by the
+ * dataplane.
+ * Return: fd or -errno.
+ */
+int dataplane_routes_fd(void);
+
+/**
+ * dataplane_routes_poll - after such events: bring each changed
+ * namespace's route mirror up to date (dump and apply).
+ * Return: namespaces looked at, or -errno.
+ */
+int dataplane_routes_poll(void);
+
 #endif /* NFBPF_DATAPLANE_H */

@@ -48,6 +48,7 @@ enum expr_type {
 	EXPR_FWD,
 	EXPR_DUP,
 	EXPR_DYNSET,
+	EXPR_FIB,
 	__EXPR_MAX
 };
 

@@ -132,6 +132,8 @@ static void kmsg_emit(void *arg, int level, const char *line)
 static char log_tag;
 /* ... and of the link events descriptor (dataplane_link_fd()) */
 static char link_tag;
+/* ... and of the route mirror descriptor (dataplane_routes_fd()) */
+static char routes_tag;
 
 /* Tag values in epoll data: connections are pointers, the listener is NULL. */
 static int ep_mod(struct conn *c, int fd, uint32_t events, int op)
@@ -745,6 +747,10 @@ int main(int argc, char **argv)
 		ev.data.ptr = &link_tag;
 		epoll_ctl(d.epfd, EPOLL_CTL_ADD, dataplane_link_fd(), &ev);
 	}
+	if (dataplane_routes_fd() >= 0) {
+		ev.data.ptr = &routes_tag;
+		epoll_ctl(d.epfd, EPOLL_CTL_ADD, dataplane_routes_fd(), &ev);
+	}
 	logmsg(LOG_INFO, "listening on %s", d.sock_path);
 
 	while (!d.stop) {
@@ -767,6 +773,10 @@ int main(int argc, char **argv)
 			}
 			if ((void *)c == &link_tag) {
 				dataplane_link_poll();
+				continue;
+			}
+			if ((void *)c == &routes_tag) {
+				dataplane_routes_poll();
 				continue;
 			}
 			/* which fd fired: look it up by trying the data fd first */

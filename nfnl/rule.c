@@ -262,8 +262,9 @@ int nfnl_table_validate(struct nfnl_ctx *ctx, struct table *t)
 
 /*
  * needs_validate - can @r make the table invalid? A jump can; so can an
- * expression restricted to some hooks in a chain that is not a base chain
- * (in a base chain its parse checked the hook already)
+ * expression restricted to some hooks in a chain that is not a base chain,
+ * or in a base chain whose hook it refuses (fib: the kernel finds that at
+ * table validation, as for a regular chain; reject checks it at parse)
  */
 static bool needs_validate(const struct chain *c, const struct rule *r)
 {
@@ -274,6 +275,10 @@ static bool needs_validate(const struct chain *c, const struct rule *r)
 						  nfnl_expr_ops[e->type] : NULL;
 
 		if (!c->base && ops && ops->validate)
+			return true;
+		if (c->base && ops && ops->validate &&
+		    ops->validate(expr_priv(e), c->table->family,
+				  c->base->hooknum))
 			return true;
 		const struct expr_immediate *im = expr_priv(e);
 		const struct expr_lookup *lk = expr_priv(e);

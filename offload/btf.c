@@ -181,6 +181,7 @@ static int probe_env(struct codegen_env *env)
 		O("nf_conn_counter", "bytes", acct_bytes),
 		O("nf_conn_help", "helper", help_helper),
 		O("nf_conntrack_helper", "name", helper_name),
+		O("net", "ipv4.fib_has_custom_rules", net_fib_custom),
 #undef O
 	};
 	int16_t hash, tuple, counter, genid;

@@ -355,6 +355,7 @@ struct dataplane {
 	bool ct_acct;		/* offload_conntrack_acct() done */
 	struct dp_log *log;
 	struct dp_reject *reject;
+	struct dp_routes *routes;	/* route mirror (fib) */
 	struct net *net;	/* the namespace this is of */
 	int link_fd;		/* rtnetlink link events of the netns, -1 */
 	/* named objects: records (id = index + 1), free ids, quota words
@@ -674,6 +675,7 @@ static void dp_free(struct dataplane *dp)
 	dp_sets_free(dp->sets, &dp->env);
 	dp_log_free(dp->log);
 	dp_reject_free(dp->reject);
+	dp_routes_free(dp->routes);
 	if (dp->link_fd >= 0) {
 		epoll_ctl(dataplane_link_fd(), EPOLL_CTL_DEL, dp->link_fd, NULL);
 		close(dp->link_fd);
@@ -893,6 +895,9 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		err->msg = "cannot create the nfbpf reject ring buffer";
 		goto out_free;
 	}
+	/* without a route mirror only rules reading routes are refused */
+	dp->env.fib4_fd = -1;
+	dp->routes = dp_routes_new(net->ns_fd, &dp->env.fib4_fd);
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
 	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||

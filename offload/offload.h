@@ -225,6 +225,16 @@ int dp_log_add_ring(struct dp_log *lg, int map_fd,
  * (its fd into *@map_fd, owned by the dp_reject) drained with @lg's;
  * each record is answered in the namespace of @ns_fd (dup'ed).
  */
+/*
+ * routes.c - the route mirror of the fib expression (see the design note
+ * there): dp_routes_new() makes the LPM trie of the namespace of @ns_fd
+ * (its fd into *@map_fd, owned by the dp_routes), fills it and follows
+ * the namespace's changes on dataplane_routes_fd(). NULL on failure.
+ */
+struct dp_routes;
+struct dp_routes *dp_routes_new(int ns_fd, int *map_fd);
+void dp_routes_free(struct dp_routes *rt);
+
 struct dp_reject;
 struct codegen_reject_rec;
 struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd);

@@ -10,7 +10,8 @@ extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
 	ruleset_expr_hash, ruleset_expr_objref, ruleset_expr_match,
 	ruleset_expr_target,
 	ruleset_expr_limit, ruleset_expr_quota, ruleset_expr_reject,
-	ruleset_expr_fwd, ruleset_expr_dup, ruleset_expr_dynset;
+	ruleset_expr_fwd, ruleset_expr_dup, ruleset_expr_dynset,
+	ruleset_expr_fib;
 
 const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
@@ -36,4 +37,5 @@ const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_FWD] = &ruleset_expr_fwd,
 	[EXPR_DUP] = &ruleset_expr_dup,
 	[EXPR_DYNSET] = &ruleset_expr_dynset,
+	[EXPR_FIB] = &ruleset_expr_fib,
 };

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * routes.c - the route mirror of the fib expression.
+ *
+ * A BPF_PROG_TYPE_NETFILTER program gets only bpf_base_func_proto()'s
+ * helpers (net/netfilter/nf_bpf_link.c, bpf_nf_func_proto()): no
+ * bpf_fib_lookup(), and no kfunc looks routes or address types up. So
+ * nfbpfd keeps, for each namespace it serves, a copy of what fib's
+ * address type lookup reads there (inet_dev_addr_type(): the IPv4 local
+ * table, merged with main while the namespace has no custom rules) in an
+ * LPM trie (struct codegen_fib4_key/_val, codegen.h), and the program
+ * looks that up.
+ *
+ * 0. An rtnetlink socket inside the namespace subscribes to IPv4 route,
+ *    IPv4 address and link events (the kernel flushes the routes of a
+ *    device going down without a route event, so address and link events
+ *    count too).
+ * 1. At creation and after every batch of events, a second socket dumps
+ *    the IPv4 routes; the map is brought to what the dump says: changed
+ *    and new prefixes written first, vanished ones deleted after.
+ *
+ * The copy lags the kernel: a change reaches the map after its event has
+ * woken the daemon and the dump is done (microseconds to milliseconds);
+ * packets in that window see the old routes. An event lost to a full
+ * socket buffer (ENOBUFS) still causes a dump. Not modelled: VRF devices
+ * (l3mdev tables), net.ipv4.conf.*.ignore_routes_with_linkdown.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <arpa/inet.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include <bpf/bpf.h>
+
+#include "codegen/codegen.h"
+#include "offload/offload.h"
+
+#define FIB4_MAX	(1u << 18)	/* prefixes mirrored per namespace */
+
+/**
+ * struct dp_route - one prefix of the mirror
+ * @key: map key
+ * @val: map value
+ * @rank: order among routes of one key: table (local first), then metric
+ */
+struct dp_route {
+	struct codegen_fib4_key key;
+	struct codegen_fib4_val val;
+	uint64_t rank;
+};
+
+/**
+ * struct dp_routes - the route mirror of one namespace
+ * @map_fd: the LPM trie (env->fib4_fd)
+ * @ev_fd: rtnetlink socket of the namespace's route/address/link events
+ * @req_fd: rtnetlink socket for dumps, in the namespace
+ * @seq: dump sequence number
+ * @cur: what the map holds, sorted by key
+ * @ncur: entries in @cur
+ */
+struct dp_routes {
+	int map_fd;
+	int ev_fd;
+	int req_fd;
+	uint32_t seq;
+	struct dp_route *cur;
+	size_t ncur;
+};
+
+static int routes_epfd = -1;
+
+int dataplane_routes_fd(void)
+{
+	if (routes_epfd < 0) {
+		routes_epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (routes_epfd < 0)
+			return -errno;
+	}
+	return routes_epfd;
+}
+
+static int sock_cb(void *arg)
+{
+	uint32_t groups = *(const uint32_t *)arg;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = groups };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC |
+			(groups ? SOCK_NONBLOCK : 0), NETLINK_ROUTE), err;
+
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return memcmp(&((const struct dp_route *)a)->key,
+		      &((const struct dp_route *)b)->key,
+		      sizeof(struct codegen_fib4_key));
+}
+
+static int route_cmp(const void *a, const void *b)
+{
+	const struct dp_route *x = a, *y = b;
+	int c = key_cmp(a, b);
+
+	if (c)
+		return c;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+struct route_vec {
+	struct dp_route *v;
+	size_t n, cap;
+};
+
+static int vec_add(struct route_vec *rv, const struct dp_route *r)
+{
+	if (rv->n == rv->cap) {
+		size_t cap = rv->cap ? rv->cap * 2 : 64;
+		struct dp_route *v = realloc(rv->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		rv->v = v;
+		rv->cap = cap;
+	}
+	rv->v[rv->n++] = *r;
+	return 0;
+}
+
+/*
+ * the answer of __inet_dev_addr_type() for a lookup that finds a route
+ * of @type: the error types make fib_table_lookup() fail (unicast)
+ */
+static uint32_t addr_type(uint8_t type)
+{
+	switch (type) {
+	case RTN_UNICAST:
+	case RTN_LOCAL:
+	case RTN_BROADCAST:
+	case RTN_ANYCAST:
+	case RTN_MULTICAST:
+		return type;
+	}
+	return RTN_UNICAST;
+}
+
+/*
+ * one RTM_NEWROUTE of the dump into @rv: routes of the local and main
+ * tables that a lookup with tos 0 can pick (fib_table_lookup(): aliases
+ * with a dscp of their own do not match it; one whose nexthops are all
+ * dead is passed over, unless its type is an error type)
+ */
+static int route_parse(const struct nlmsghdr *nh, struct route_vec *rv)
+{
+	const struct rtmsg *rtm = NLMSG_DATA(nh);
+	int len = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*rtm));
+	const struct rtattr *a;
+	uint32_t table = rtm->rtm_table, prio = 0, oif = 0;
+	bool dead = rtm->rtm_flags & RTNH_F_DEAD, err_type;
+	struct dp_route r;
+	uint8_t dst[4] = { 0 };
+	int ret;
+
+	if (len < 0 || rtm->rtm_family != AF_INET || rtm->rtm_tos ||
+	    (rtm->rtm_flags & RTM_F_CLONED) || rtm->rtm_dst_len > 32)
+		return 0;
+	for (a = RTM_RTA(rtm); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		switch (a->rta_type) {
+		case RTA_TABLE:
+			if (RTA_PAYLOAD(a) >= 4)
+				memcpy(&table, RTA_DATA(a), 4);
+			break;
+		case RTA_DST:
+			if (RTA_PAYLOAD(a) >= 4)
+				memcpy(dst, RTA_DATA(a), 4);
+			break;
+		case RTA_PRIORITY:
+			if (RTA_PAYLOAD(a) >= 4)
+				memcpy(&prio, RTA_DATA(a), 4);
+			break;
+		case RTA_OIF:
+			if (RTA_PAYLOAD(a) >= 4)
+				memcpy(&oif, RTA_DATA(a), 4);
+			break;
+		case RTA_MULTIPATH: {
+			const struct rtnexthop *nhp = RTA_DATA(a);
+			int left = (int)RTA_PAYLOAD(a);
+			bool first = true;
+
+			/* the first nexthop's device; dead if all are */
+			dead = true;
+			while (left >= (int)sizeof(*nhp) && nhp->rtnh_len >= sizeof(*nhp) &&
+			       nhp->rtnh_len <= left) {
+				if (first)
+					oif = (uint32_t)nhp->rtnh_ifindex;
+				first = false;
+				if (!(nhp->rtnh_flags & RTNH_F_DEAD))
+					dead = false;
+				left -= RTNH_ALIGN(nhp->rtnh_len);
+				nhp = (const void *)((const char *)nhp +
+						     RTNH_ALIGN(nhp->rtnh_len));
+			}
+			break;
+		}
+		}
+	}
+	if (table != RT_TABLE_LOCAL && table != RT_TABLE_MAIN)
+		return 0;
+	err_type = addr_type(rtm->rtm_type) != rtm->rtm_type &&
+		   rtm->rtm_type != RTN_UNICAST;
+	if (dead && !err_type)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.key.prefixlen = 32 + rtm->rtm_dst_len;
+	memcpy(r.key.addr, dst, 4);
+	/* an address beyond the prefix is not in the kernel's key: mask it */
+	if (rtm->rtm_dst_len < 32) {
+		uint32_t a32, m = rtm->rtm_dst_len ?
+			htonl(~0u << (32 - rtm->rtm_dst_len)) : 0;
+
+		memcpy(&a32, r.key.addr, 4);
+		a32 &= m;
+		memcpy(r.key.addr, &a32, 4);
+	}
+	r.val.type = addr_type(rtm->rtm_type);
+	r.val.oif = oif;
+	/* local's aliases come first on a prefix (tb_id descending) */
+	r.rank = ((uint64_t)(table == RT_TABLE_LOCAL ? 0 : 1) << 32) | prio;
+	r.key.table = FIB4_TABLE_MERGED;
+	ret = vec_add(rv, &r);
+	if (ret || table != RT_TABLE_LOCAL)
+		return ret;
+	r.key.table = FIB4_TABLE_LOCAL;
+	return vec_add(rv, &r);
+}
+
+/* dump the namespace's IPv4 routes into @rv (sorted, one per key) */
+static int routes_dump(struct dp_routes *rt, struct route_vec *rv)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct rtmsg rtm;
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETROUTE,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.rtm = { .rtm_family = AF_INET },
+	};
+	static char buf[1 << 16];
+	bool done = false, intr = false;
+	size_t i, out;
+	int ret;
+
+	req.nh.nlmsg_seq = ++rt->seq;
+	if (send(rt->req_fd, &req, sizeof(req), 0) < 0)
+		return -errno;
+	while (!done) {
+		ssize_t n = recv(rt->req_fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *nh;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n);
+		     nh = NLMSG_NEXT(nh, n)) {
+			if (nh->nlmsg_seq != rt->seq)
+				continue;
+			if (nh->nlmsg_flags & NLM_F_DUMP_INTR)
+				intr = true;
+			if (nh->nlmsg_type == NLMSG_DONE) {
+				done = true;
+				break;
+			}
+			if (nh->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = NLMSG_DATA(nh);
+
+				return e->error ? e->error : -EIO;
+			}
+			if (nh->nlmsg_type != RTM_NEWROUTE)
+				continue;
+			ret = route_parse(nh, rv);
+			if (ret)
+				return ret;
+		}
+	}
+	if (intr)
+		return -EAGAIN;	/* the tables changed during the dump */
+	/* first by key, then rank: the first of each key is the one used */
+	qsort(rv->v, rv->n, sizeof(*rv->v), route_cmp);
+	for (i = 0, out = 0; i < rv->n; i++)
+		if (!out || key_cmp(&rv->v[out - 1], &rv->v[i]))
+			rv->v[out++] = rv->v[i];
+	rv->n = out;
+	return rv->n > FIB4_MAX ? -E2BIG : 0;
+}
+
+/* bring the map to @rv; @rv's array becomes rt->cur */
+static int routes_apply(struct dp_routes *rt, struct route_vec *rv)
+{
+	size_t i = 0, j = 0;
+	int err = 0;
+
+	/* 1. new and changed prefixes */
+	while (j < rv->n) {
+		int c = i < rt->ncur ? key_cmp(&rt->cur[i], &rv->v[j]) : 1;
+
+		if (c < 0) {
+			i++;
+			continue;
+		}
+		if (c > 0 || memcmp(&rt->cur[i].val, &rv->v[j].val,
+				    sizeof(rv->v[j].val))) {
+			if (bpf_map_update_elem(rt->map_fd, &rv->v[j].key,
+						&rv->v[j].val, BPF_ANY) && !err)
+				err = -errno;
+		}
+		if (c == 0)
+			i++;
+		j++;
+	}
+	/* 2. vanished prefixes */
+	for (i = 0, j = 0; i < rt->ncur; i++) {
+		while (j < rv->n && key_cmp(&rv->v[j], &rt->cur[i]) < 0)
+			j++;
+		if (j < rv->n && !key_cmp(&rv->v[j], &rt->cur[i]))
+			continue;
+		if (bpf_map_delete_elem(rt->map_fd, &rt->cur[i].key) &&
+		    errno != ENOENT && !err)
+			err = -errno;
+	}
+	free(rt->cur);
+	rt->cur = rv->v;
+	rt->ncur = rv->n;
+	rv->v = NULL;
+	rv->n = rv->cap = 0;
+	return err;
+}
+
+/* dump and apply; a dump interrupted by changes is tried again */
+static int routes_sync(struct dp_routes *rt)
+{
+	int tries, ret = 0;
+
+	for (tries = 0; tries < 8; tries++) {
+		struct route_vec rv = { 0 };
+
+		ret = routes_dump(rt, &rv);
+		if (!ret)
+			return routes_apply(rt, &rv);
+		free(rv.v);
+		if (ret != -EAGAIN)
+			break;
+	}
+	return ret;
+}
+
+struct dp_routes *dp_routes_new(int ns_fd, int *map_fd)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
+	uint32_t ev_groups = RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_IFADDR | RTMGRP_LINK;
+	uint32_t no_groups = 0;
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct dp_routes *rt = calloc(1, sizeof(*rt));
+	int epfd = dataplane_routes_fd(), ret;
+
+	if (!rt)
+		return NULL;
+	rt->ev_fd = rt->req_fd = -1;
+	rt->map_fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "nfbpf_fib4",
+				    sizeof(struct codegen_fib4_key),
+				    sizeof(struct codegen_fib4_val), FIB4_MAX,
+				    &opts);
+	if (rt->map_fd < 0)
+		goto out_free;
+	/* 0. subscribe before the first dump: no change falls in between */
+	ret = offload_in_netns(ns_fd, sock_cb, &ev_groups);
+	if (ret <= 0)
+		goto out_free;
+	rt->ev_fd = ret;
+	ret = offload_in_netns(ns_fd, sock_cb, &no_groups);
+	if (ret <= 0)
+		goto out_free;
+	rt->req_fd = ret;
+	/* 1. the first copy */
+	ret = routes_sync(rt);
+	if (ret) {
+		fprintf(stderr, "nfbpfd: route mirror: %s\n", strerror(-ret));
+		goto out_free;
+	}
+	ev.data.ptr = rt;
+	if (epfd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, rt->ev_fd, &ev))
+		goto out_free;
+	*map_fd = rt->map_fd;
+	return rt;
+
+out_free:
+	if (rt->ev_fd >= 0)
+		close(rt->ev_fd);
+	if (rt->req_fd >= 0)
+		close(rt->req_fd);
+	if (rt->map_fd >= 0)
+		close(rt->map_fd);
+	free(rt->cur);
+	free(rt);
+	return NULL;
+}
+
+void dp_routes_free(struct dp_routes *rt)
+{
+	if (!rt)
+		return;
+	if (routes_epfd >= 0)
+		epoll_ctl(routes_epfd, EPOLL_CTL_DEL, rt->ev_fd, NULL);
+	close(rt->ev_fd);
+	close(rt->req_fd);
+	close(rt->map_fd);
+	free(rt->cur);
+	free(rt);
+}
+
+int dataplane_routes_poll(void)
+{
+	struct epoll_event evs[16];
+	int epfd = dataplane_routes_fd(), n, i, ret;
+	char buf[8192];
+
+	if (epfd < 0)
+		return epfd;
+	n = epoll_wait(epfd, evs, 16, 0);
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		struct dp_routes *rt = evs[i].data.ptr;
+
+		/* what changed does not matter: the tables are dumped again
+		 * (an overrun, ENOBUFS, loses events, not the dump) */
+		while (recv(rt->ev_fd, buf, sizeof(buf), MSG_DONTWAIT) > 0 ||
+		       errno == ENOBUFS)
+			;
+		ret = routes_sync(rt);
+		if (ret)
+			fprintf(stderr, "nfbpfd: route mirror not updated: %s\n",
+				strerror(-ret));
+	}
+	return n;
+}
