@@ -734,31 +734,7 @@ static int link_epfd = -1;
 
 int dataplane_link_fd(void)
 {
-	if (link_epfd < 0) {
-		link_epfd = epoll_create1(EPOLL_CLOEXEC);
-		if (link_epfd < 0)
-			return -errno;
-	}
-	return link_epfd;
-}
-
-/* an rtnetlink socket of RTMGRP_LINK, in the netns this runs in */
-static int link_sock_cb(void *arg)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
-				  .nl_groups = RTMGRP_LINK };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			NETLINK_ROUTE), err;
-
-	(void)arg;
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	return fd;
+	return offload_epoll(&link_epfd);
 }
 
 /*
@@ -769,11 +745,12 @@ static int link_sock_cb(void *arg)
 static int links_open(int ns_fd, struct dataplane *dp)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = dp };
+	uint32_t groups = RTMGRP_LINK;
 	int epfd = dataplane_link_fd(), fd;
 
 	if (epfd < 0)
 		return -1;
-	fd = offload_in_netns(ns_fd, link_sock_cb, NULL);
+	fd = offload_in_netns(ns_fd, offload_rtnl_socket, &groups);
 	if (fd <= 0)
 		return -1;
 	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev)) {

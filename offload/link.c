@@ -8,7 +8,10 @@
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <linux/netlink.h>
 #include <net/if.h>
 
 #include "offload/bpf_compat.h"
@@ -31,6 +34,33 @@ static int link_create_here(int prog_fd, uint32_t pf, uint32_t hooknum,
 	nf->priority = priority;
 	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 	return fd < 0 ? -errno : fd;
+}
+
+int offload_rtnl_socket(void *arg)
+{
+	uint32_t groups = *(const uint32_t *)arg;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = groups };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC |
+			(groups ? SOCK_NONBLOCK : 0), NETLINK_ROUTE), err;
+
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int offload_epoll(int *epfd)
+{
+	if (*epfd < 0) {
+		*epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (*epfd < 0)
+			return -errno;
+	}
+	return *epfd;
 }
 
 /* offload_in_netns: see offload.h */

@@ -66,6 +66,20 @@ int offload_ifindex(int ns_fd, char *const *names, uint32_t n, uint32_t *out);
 int offload_in_netns(int ns_fd, int (*fn)(void *arg), void *arg);
 
 /**
+ * offload_rtnl_socket - an offload_in_netns() callback: an rtnetlink
+ * socket of the netns it runs in, bound to the multicast groups *@arg (a
+ * uint32_t; 0: none, a blocking socket for requests; else non-blocking).
+ * Return: fd or -errno.
+ */
+int offload_rtnl_socket(void *arg);
+
+/**
+ * offload_epoll - *@epfd, an epoll instance created on first use.
+ * Return: the fd or -errno.
+ */
+int offload_epoll(int *epfd);
+
+/**
  * offload_conntrack_enable - make the kernel track connections in the
  * netns of @ns_fd, as nf_tables does for a table that uses ct (conntrack
  * hooks are registered per netns on demand, nf_ct_netns_get()). No BPF

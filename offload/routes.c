@@ -77,29 +77,7 @@ static int routes_epfd = -1;
 
 int dataplane_routes_fd(void)
 {
-	if (routes_epfd < 0) {
-		routes_epfd = epoll_create1(EPOLL_CLOEXEC);
-		if (routes_epfd < 0)
-			return -errno;
-	}
-	return routes_epfd;
-}
-
-static int sock_cb(void *arg)
-{
-	uint32_t groups = *(const uint32_t *)arg;
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = groups };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC |
-			(groups ? SOCK_NONBLOCK : 0), NETLINK_ROUTE), err;
-
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	return fd;
+	return offload_epoll(&routes_epfd);
 }
 
 static int key_cmp(const void *a, const void *b)
@@ -386,11 +364,11 @@ struct dp_routes *dp_routes_new(int ns_fd, int *map_fd)
 	if (rt->map_fd < 0)
 		goto out_free;
 	/* 0. subscribe before the first dump: no change falls in between */
-	ret = offload_in_netns(ns_fd, sock_cb, &ev_groups);
+	ret = offload_in_netns(ns_fd, offload_rtnl_socket, &ev_groups);
 	if (ret <= 0)
 		goto out_free;
 	rt->ev_fd = ret;
-	ret = offload_in_netns(ns_fd, sock_cb, &no_groups);
+	ret = offload_in_netns(ns_fd, offload_rtnl_socket, &no_groups);
 	if (ret <= 0)
 		goto out_free;
 	rt->req_fd = ret;
