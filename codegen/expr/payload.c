@@ -84,6 +84,21 @@ static void emit_cached(struct codegen_prog *p, const struct expr_payload *pl,
 	codegen_label_bind(p, l_miss);
 }
 
+/* the @len bytes at kernel address r3 into the shape buffer (a failed
+ * read: @l_break); r0 = buf; goto @l_copy */
+static void emit_probe_buf(struct codegen_prog *p, uint32_t len,
+			   uint32_t l_break, uint32_t l_copy)
+{
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_BUF_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R2, len));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_break);
+	codegen_emit(p, INSN_MOV64_REG(R0, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, SHAPE_BUF_OFF));
+	codegen_emit_jmp(p, INSN_JA(0), l_copy);
+}
+
 static void payload_emit(struct codegen_prog *p, const struct expr *e,
 			 const struct codegen_expr_ctx *ec)
 {
@@ -136,15 +151,7 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 		/* before skb->data: r0 = probe_read_kernel(buf, len, ll_addr + offset) */
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(ll_addr)));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, pl->offset));
-		codegen_emit(p, INSN_MOV64_REG(R1, R10));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_BUF_OFF));
-		codegen_emit(p, INSN_MOV64_IMM(R2, pl->len));
-		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), ec->l_break);
-		/* r0 = buf; goto copy */
-		codegen_emit(p, INSN_MOV64_REG(R0, R10));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, SHAPE_BUF_OFF));
-		codegen_emit_jmp(p, INSN_JA(0), l_copy);
+		emit_probe_buf(p, pl->len, ec->l_break, l_copy);
 		break;
 	}
 	if (l_frag != UINT32_MAX) {
@@ -189,14 +196,7 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(ll_addr)));
 			codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R3, R2));
 			codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R3, R1));
-			codegen_emit(p, INSN_MOV64_REG(R1, R10));
-			codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_BUF_OFF));
-			codegen_emit(p, INSN_MOV64_IMM(R2, pl->len));
-			codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
-			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), ec->l_break);
-			codegen_emit(p, INSN_MOV64_REG(R0, R10));
-			codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, SHAPE_BUF_OFF));
-			codegen_emit_jmp(p, INSN_JA(0), l_copy);
+			emit_probe_buf(p, pl->len, ec->l_break, l_copy);
 		}
 	}
 	codegen_label_bind(p, l_slice);
