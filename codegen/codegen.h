@@ -370,6 +370,9 @@ struct codegen_inflight {
 /* per base chain of a tc walker (codegen_walker_emit() @head_pf) */
 #define HEAD_PF_NETDEV		5	/* NFPROTO_NETDEV: every packet */
 #define HEAD_PF_INET		1	/* NFPROTO_INET ingress: IPv4/IPv6 only */
+/* per base chain of a netfilter walker: a nat chain, which runs inside
+ * the nat core's hook for a connection's first packet only */
+#define HEAD_NF_NAT		2
 
 /* tc program verdicts (uapi TCX_*) */
 #define TCX_NEXT_		(-1)

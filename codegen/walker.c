@@ -925,6 +925,53 @@ static void emit_fold_head(struct codegen_prog *p, uint32_t nfuncs,
 }
 
 /*
+ * (loop callback) netfilter: the head's HEAD_NF_* is in r1. A nat chain
+ * sees a packet only where the kernel's nat core (nf_nat_inet_fn()) runs
+ * the chains: the packet has a conntrack entry in state new, related or
+ * related reply that is not confirmed yet (the kernel asks whether the
+ * connection has its nat binding for this manip type: every connection
+ * gets one, a null binding if no rule sets one, before it is confirmed),
+ * and it is not an ICMP/ICMPv6 error related to a connection
+ * (nf_nat_ipv4_fn()/nf_nat_ipv6_fn() translate those and return before
+ * the chains). Else the chain is passed over (goto @l_skip). Clobbers
+ * r0-r5.
+ */
+static void emit_nat_gate(struct codegen_prog *p, const struct codegen_env *env,
+			  uint32_t l_skip)
+{
+	uint32_t l_run = codegen_label_new(p), l_new = codegen_label_new(p);
+	uint32_t l_rel = codegen_label_new(p), l_v6 = codegen_label_new(p);
+
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, HEAD_NF_NAT, 0), l_run);
+	/* r2 = ct; r3 = ctinfo; no ct (none or untracked): pass over */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, PKT_OFF(nfct)));
+	codegen_emit(p, INSN_MOV64_REG(R3, R2));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, 7));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, ~7));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_skip);
+	/* IP_CT_NEW: 2; IP_CT_RELATED: 1; IP_CT_RELATED_REPLY: 4 */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 2, 0), l_new);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 1, 0), l_rel);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R3, 4, 0), l_skip);
+	/* related: an ICMP error (IPv4) or ICMPv6 error is passed over */
+	codegen_label_bind(p, l_rel);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R6, PKT_OFF(l4proto)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R4, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R4, 2 /* NFPROTO_IPV4 */, 0), l_v6);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 1 /* IPPROTO_ICMP */, 0), l_skip);
+	codegen_emit_jmp(p, INSN_JA(0), l_new);
+	codegen_label_bind(p, l_v6);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 58 /* IPPROTO_ICMPV6 */, 0), l_skip);
+	/* confirmed (IPS_CONFIRMED): its bindings exist, pass over */
+	codegen_label_bind(p, l_new);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 4, R2, env->off.ct_status);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1 << 3 /* IPS_CONFIRMED */, 0), l_skip);
+	codegen_label_bind(p, l_run);
+}
+
+/*
  * (loop callback) the base chain st->hk accepted: set up the next one of
  * the hook point (st->slot) in this generation and go on (return 0); none
  * left: st->final = NF_ACCEPT, stop. A chain not live in this generation
@@ -956,14 +1003,15 @@ static void emit_next_head(struct codegen_prog *p, const struct codegen_env *env
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGE, R8, R1, 0), l_all);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R8, HOOK_CHAINS_MAX, 0), l_all);
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R8, ST_OFF(hk)));
-	if (tc) {
-		/* r1 = pf[k] */
-		codegen_emit(p, INSN_MOV64_REG(R1, R7));
-		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R8));
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1,
-					     offsetof(struct codegen_heads_gen, pf)));
+	/* r1 = pf[k] */
+	codegen_emit(p, INSN_MOV64_REG(R1, R7));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R8));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1,
+				     offsetof(struct codegen_heads_gen, pf)));
+	if (tc)
 		emit_head_pf(p, l_skip);
-	}
+	else
+		emit_nat_gate(p, env, l_skip);
 	/* st->cur = head[k]; st->depth = 0; st->final = NF_DROP (if the loop
 	 * runs out) */
 	codegen_emit(p, INSN_MOV64_REG(R1, R8));

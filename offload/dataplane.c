@@ -81,6 +81,7 @@
 #define NF_NETDEV_INGRESS 0
 #define NF_NETDEV_EGRESS 1
 #define CHAIN_F_HW_OFFLOAD 0x2	/* NFT_CHAIN_HW_OFFLOAD */
+#define NF_INET_PRE_ROUTING 0
 #define NF_INET_LOCAL_OUT 3
 #define TABLE_F_DORMANT	0x1
 
@@ -164,12 +165,16 @@ struct dp_recs {
  * struct dp_want - a base chain of the next generation at a hook point
  * @head: its head entry
  * @seq: its order key (registration order)
+ * @outer: where it runs among the hooks of its hook point: @seq, or for
+ *	   a nat chain the registration of the nat core's hook (nat_sort())
  * @prio: its priority (tc hook points run several)
- * @pf: tc hook points: HEAD_PF_NETDEV or HEAD_PF_INET
+ * @pf: tc hook points: HEAD_PF_NETDEV or HEAD_PF_INET; netfilter:
+ *	HEAD_NF_NAT for a nat chain, else 0
  */
 struct dp_want {
 	uint32_t head;
 	uint64_t seq;
+	uint64_t outer;
 	int32_t prio;
 	uint8_t pf;
 };
@@ -338,6 +343,9 @@ struct dataplane {
 	struct list_head hooks;
 	uint64_t seq;
 	uint64_t reg_seen;	/* ruleset_reg_seq_last() at the last prepare */
+	/* when the nat core's hooks (IPv4, IPv6) registered, live and in
+	 * the next generation (0: no nat chain of that family) */
+	uint64_t natcore_seq[2], natcore_next[2];
 	struct dp_stats stats;
 	uint32_t gen_next;
 	bool prepared;
@@ -949,6 +957,21 @@ static bool chain_is_tc(uint8_t family, const struct basechain *b)
 	       (family == NFPROTO_INET && b->hooknum == NF_INET_INGRESS);
 }
 
+/* a nat chain (ip, ip6, inet: the only families with the type) */
+static bool chain_is_nat(const struct basechain *b)
+{
+	return strcmp(b->type, "nat") == 0;
+}
+
+/* where the nat core hooks in (NF_IP_PRI_NAT_DST / NF_IP_PRI_NAT_SRC, the
+ * same for IPv6): a nat chain's own priority only orders it among the
+ * nat chains run from there */
+static int32_t nat_core_prio(uint32_t hooknum)
+{
+	return hooknum == NF_INET_PRE_ROUTING || hooknum == NF_INET_LOCAL_OUT ?
+	       -100 : 100;
+}
+
 int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 			 struct dp_error *err)
 {
@@ -1009,7 +1032,7 @@ int dataplane_chain_check(const struct table *table, const struct chain *chain,
 		err->msg = err->buf;
 		return -EOPNOTSUPP;
 	}
-	if (strcmp(b->type, "filter") &&
+	if (strcmp(b->type, "filter") && !chain_is_nat(b) &&
 	    !(strcmp(b->type, "route") == 0 && b->hooknum == NF_INET_LOCAL_OUT)) {
 		snprintf(err->buf, sizeof(err->buf),
 			 "chain type '%.16s' is not supported by the nfbpf dataplane yet",
@@ -2761,6 +2784,20 @@ static int want_cmp(const void *a, const void *b)
 	return x->seq > y->seq ? -1 : x->seq < y->seq;
 }
 
+/* netfilter hook points: the nat chains run together inside the nat
+ * core's hook (where it registered among the others), in priority order
+ * there, newest first among equals (nf_hook_entries_insert_raw()) */
+static int want_cmp_nf(const void *a, const void *b)
+{
+	const struct dp_want *x = a, *y = b;
+
+	if (x->outer != y->outer)
+		return x->outer > y->outer ? -1 : 1;
+	if (x->prio != y->prio)
+		return x->prio < y->prio ? -1 : 1;
+	return want_cmp(a, b);
+}
+
 /* tc hook points: a device's hook list runs in priority order, newest
  * registration first among equals (nf_hook_entries_grow()) */
 static int want_cmp_tc(const void *a, const void *b)
@@ -2798,6 +2835,7 @@ static int want_add(struct dataplane *dp, struct dp_hook *h,
 	h->seen = true;
 	h->want[h->nwant].head = r->idx;
 	h->want[h->nwant].seq = seq;
+	h->want[h->nwant].outer = seq;
 	h->want[h->nwant].prio = c->base->priority;
 	h->want[h->nwant].pf = pf;
 	h->nwant++;
@@ -2882,16 +2920,56 @@ static void collect_hooks_(struct net *net, struct dataplane *dp,
 				pfs[npf++] = t->family;
 			}
 			for (i = 0; i < npf; i++) {
+				bool nat = chain_is_nat(c->base);
+
 				h = hook_get(dp, pfs[i], c->base->hooknum,
+					     nat ? nat_core_prio(c->base->hooknum) :
 					     c->base->priority, 0);
 				if (!h) {
 					set_err(dp, err, -ENOMEM, NULL);
 					return;
 				}
-				if (want_add(dp, h, c, r, 0, err))
+				if (want_add(dp, h, c, r, nat ? HEAD_NF_NAT : 0, err))
 					return;
 			}
 		}
+	}
+}
+
+/*
+ * The nat core registers its hooks (at NF_IP_PRI_NAT_DST/SRC of every nat
+ * hook) when the first nat chain of its family registers, and keeps them
+ * while one is registered (nf_nat_register_fn()); a batch registers its
+ * new chains before it unregisters the ones it deletes. So the core of a
+ * family with nat chains live keeps its place; else it registered with
+ * the first of the new ones. Its nat chains run where it is.
+ */
+static void nat_sort(struct dataplane *dp)
+{
+	struct dp_hook *h;
+	uint32_t i, f;
+
+	dp->natcore_next[0] = dp->natcore_next[1] = 0;
+	list_for_each_entry(h, &dp->hooks, list) {
+		if (h->tc || !h->seen)
+			continue;
+		f = h->pf == NFPROTO_IPV6;
+		for (i = 0; i < h->nwant; i++)
+			if (h->want[i].pf == HEAD_NF_NAT &&
+			    (!dp->natcore_next[f] ||
+			     h->want[i].seq < dp->natcore_next[f]))
+				dp->natcore_next[f] = h->want[i].seq;
+	}
+	for (f = 0; f < 2; f++)
+		if (dp->natcore_next[f] && dp->natcore_seq[f])
+			dp->natcore_next[f] = dp->natcore_seq[f];
+	list_for_each_entry(h, &dp->hooks, list) {
+		if (h->tc || !h->seen)
+			continue;
+		f = h->pf == NFPROTO_IPV6;
+		for (i = 0; i < h->nwant; i++)
+			if (h->want[i].pf == HEAD_NF_NAT)
+				h->want[i].outer = dp->natcore_next[f];
 	}
 }
 
@@ -2902,6 +2980,7 @@ static void collect_hooks(struct net *net, struct dataplane *dp,
 	uint64_t now = ruleset_reg_seq_last();
 
 	collect_hooks_(net, dp, next, err);
+	nat_sort(dp);
 	dp->reg_seen = now;
 }
 
@@ -2926,7 +3005,7 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 		if (!h->seen)
 			continue;
 		qsort(h->want, h->nwant, sizeof(h->want[0]),
-		      h->tc ? want_cmp_tc : want_cmp);
+		      h->tc ? want_cmp_tc : want_cmp_nf);
 		need[hook_ctx(h)] = true;
 		if (h->fresh) {
 			ret = hook_attach(net, dp, h, err);
@@ -2985,6 +3064,8 @@ static void hooks_settle(struct dataplane *dp)
 	struct dp_hook *h;
 	uint32_t i;
 
+	dp->natcore_seq[0] = dp->natcore_next[0];
+	dp->natcore_seq[1] = dp->natcore_next[1];
 	list_for_each_entry(h, &dp->hooks, list) {
 		h->fresh = false;
 		if (!h->seen)
@@ -3351,6 +3432,8 @@ void dataplane_abort(struct net *net)
 
 	if (!dp || !dp->prepared)
 		return;
+	dp->natcore_next[0] = dp->natcore_seq[0];
+	dp->natcore_next[1] = dp->natcore_seq[1];
 	if (dp->conntrack_new) {
 		offload_conntrack_disable(net->ns_fd);
 		dp->conntrack = dp->conntrack_new = false;
@@ -3546,7 +3629,10 @@ int offload_chain_prog(struct net *net, const struct chain *chain, uint32_t pf)
 
 	if (!dp || !chain->base)
 		return -ENOENT;
-	h = hook_find(dp, pf, chain->base->hooknum, chain->base->priority, 0);
+	h = hook_find(dp, pf, chain->base->hooknum,
+		      chain_is_nat(chain->base) ?
+		      nat_core_prio(chain->base->hooknum) :
+		      chain->base->priority, 0);
 	return h ? h->tramp_fd : -ENOENT;
 }
 

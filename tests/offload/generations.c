@@ -264,8 +264,10 @@ Test(generations, chain_check_refusals)
 
 	list_del(&c->list);
 	strcpy(c->base->type, "nat");
+	cr_assert_eq(dataplane_chain_check(t, c, &err), 0, "nat chains run");
+	strcpy(c->base->type, "xyz");
 	cr_assert_eq(dataplane_chain_check(t, c, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "chain type 'nat' is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "chain type 'xyz' is not supported by the nfbpf dataplane yet");
 	strcpy(c->base->type, "route");
 	cr_assert_eq(dataplane_chain_check(t, c, &err), -EOPNOTSUPP);
 	c->base->hooknum = HOOK_OUT;
@@ -278,6 +280,28 @@ Test(generations, chain_check_refusals)
 	cr_assert_eq(dataplane_chain_check(&nt, c, &err), -EOPNOTSUPP);
 	cr_assert_str_eq(err.msg, "family 'bridge' is not supported by the nfbpf dataplane yet");
 	cr_assert_eq(dataplane_chain_check(t, c, &err), 0);
+}
+
+/* a nat chain runs inside the nat core's hook (output: priority -100),
+ * and only for a connection's first packet: a packet without conntrack
+ * passes it untouched, even with policy drop */
+Test(generations, nat_chain_needs_a_new_connection)
+{
+	struct chain *n = tm_chain(t, "n", HOOK_OUT, 10, NF_DROP);
+	struct chain *f = tm_chain(t, "f", HOOK_OUT, -100, NF_ACCEPT);
+
+	base->base->policy = NF_ACCEPT;
+	strcpy(n->base->type, "nat");
+	tm_commit_ok(&net);
+	cr_assert_geq(offload_chain_prog(&net, n, 2), 0);
+	cr_assert_eq(offload_chain_prog(&net, n, 2), offload_chain_prog(&net, f, 2),
+		     "priority 10 on output: the nat core's hook point (-100)");
+	cr_assert_eq(tm_run(&net, n, 2, HOOK_OUT, pkt, plen), NF_ACCEPT,
+		     "no conntrack entry: the nat chain does not run");
+	strcpy(n->base->type, "filter");
+	tm_commit_ok(&net);
+	cr_assert_eq(tm_run(&net, n, 2, HOOK_OUT, pkt, plen), NF_DROP,
+		     "the same chain as a filter chain drops");
 }
 
 Test(generations, stats_zero_without_dataplane)
