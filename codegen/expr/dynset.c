@@ -81,8 +81,6 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 		return codegen_set_refuse(err, s, "dynset on interval or object sets is");
 	if (s->flags & NFT_SET_F_MAP)
 		return codegen_set_refuse(err, s, "dynset on maps ('add @m { key : value }') is");
-	if (s->nexprs)
-		return codegen_set_refuse(err, s, "dynset on a set with statements is");
 	if (dynset_stmts(d, &c, &l))
 		return codegen_set_refuse(err, s, "statements other than one counter and "
 			      "one limit on elements the packet path adds are");

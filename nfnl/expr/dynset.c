@@ -139,18 +139,11 @@ static int dynset_parse(const struct nfnl_expr_ctx *ctx, void *p,
 		return -EOPNOTSUPP;
 	if (s->flags & NFT_SET_CONSTANT)
 		return -EBUSY;
+	/* update needs no timeout flag since 5.15 (7b1394892de8): on a set
+	 * without timeouts it is add */
 	op = nfnl_attr_be32(tb[NFTA_DYNSET_OP]);
-	switch (op) {
-	case NFT_DYNSET_OP_ADD:
-	case NFT_DYNSET_OP_DELETE:
-		break;
-	case NFT_DYNSET_OP_UPDATE:
-		if (!(s->flags & NFT_SET_TIMEOUT))
-			return -EOPNOTSUPP;
-		break;
-	default:
+	if (op > NFT_DYNSET_OP_DELETE)
 		return -EOPNOTSUPP;
-	}
 	priv->op = op;
 	if (tb[NFTA_DYNSET_TIMEOUT]) {
 		if (!(s->flags & NFT_SET_TIMEOUT))
