@@ -339,10 +339,8 @@ static int addchain(struct nfnl_ctx *ctx, struct table *t,
 	}
 	if (c->base) {
 		err = dataplane_chain_check(t, c, &dperr);
-		if (err) {
-			extack_copy(ctx->ext, dperr.msg, cda[NFTA_CHAIN_HOOK]);
-			goto out_free_chain;
-		}
+		if (err)
+			nfnl_refuse(ctx, err, dperr.msg, cda[NFTA_CHAIN_HOOK]);
 	}
 	tr = nfnl_tx_add(ctx, TRANS_NEWCHAIN);
 	if (!tr) {

@@ -301,6 +301,7 @@ static void ctx_init(struct nfnl_ctx *ctx, struct client *cl, struct tx *tx,
 	ctx->nlh = nlh;
 	ctx->family = nfg->nfgen_family;
 	ctx->ext = ext;
+	ctx->refused = 0;
 }
 
 /* rcv_msg - one message outside a batch (nfnetlink_rcv_msg) */
@@ -553,6 +554,7 @@ struct pending_err {
 	const struct nlmsghdr *nlh;
 	int err;
 	struct extack ext;
+	bool refused;	/* nfnl_refuse(): an error only if nothing else fails */
 };
 
 /* rcv_batch - nfnetlink_rcv_batch() for NFNL_SUBSYS_NFTABLES */
@@ -563,7 +565,7 @@ static void rcv_batch(struct client *cl, const struct nlmsghdr *begin,
 	const struct nlattr *bcda[NFNL_BATCH_MAX + 1];
 	struct pending_err *errs = NULL;
 	size_t nerrs = 0, caperrs = 0, i, hl;
-	bool failure = false, done = false;
+	bool failure = false, done = false, refused = false;
 	uint64_t table_handle_mark;
 	uint32_t nfailed = 0;
 	struct table *t;
@@ -615,6 +617,7 @@ static void rcv_batch(struct client *cl, const struct nlmsghdr *begin,
 		const struct nfnl_cb *cb;
 		struct nfnl_ctx ctx;
 		size_t msglen;
+		int rerr = 0;
 
 		if (nlh->nlmsg_len < NLMSG_HDRLEN || len < nlh->nlmsg_len ||
 		    nlh->nlmsg_len - NLMSG_HDRLEN < sizeof(struct nfgenmsg)) {
@@ -652,6 +655,11 @@ static void rcv_batch(struct client *cl, const struct nlmsghdr *begin,
 			goto ack;
 		ctx_init(&ctx, cl, &tx, nlh, &ext);
 		err = cb->call(&ctx, cda);
+		if (!err && ctx.refused) {
+			err = rerr = ctx.refused;
+			ext = ctx.refused_ext;
+			refused = true;
+		}
 ack:
 		if ((nlh->nlmsg_flags & NLM_F_ACK) || err) {
 			if (nerrs == caperrs) {
@@ -670,8 +678,9 @@ ack:
 			errs[nerrs].nlh = nlh;
 			errs[nerrs].err = err;
 			errs[nerrs].ext = ext;
+			errs[nerrs].refused = rerr != 0;
 			nerrs++;
-			if (err) {
+			if (err && !errs[nerrs - 1].refused) {
 				failure = true;
 				nfailed++;
 			}
@@ -683,7 +692,7 @@ ack:
 		len -= msglen;
 	}
 
-	if (done && !failure) {
+	if (done && !failure && !refused) {
 		struct notify_ctx nc = { .cl = cl };
 		const char *msg = NULL;
 
@@ -720,6 +729,13 @@ ack:
 		}
 	}
 	for (i = 0; i < nerrs; i++) {
+		if (errs[i].refused && failure) {
+			/* the kernel's errors answer: this message passed */
+			if (!(errs[i].nlh->nlmsg_flags & NLM_F_ACK))
+				continue;
+			errs[i].err = 0;
+			errs[i].ext = (struct extack){ 0 };
+		}
 		if (errs[i].ext.own)	/* errs moved when it grew */
 			errs[i].ext.msg = errs[i].ext.buf;
 		ack(cl, errs[i].nlh, errs[i].err, &errs[i].ext);

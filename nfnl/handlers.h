@@ -23,7 +23,25 @@ struct nfnl_ctx {
 	const struct nlmsghdr *nlh;
 	uint8_t family;
 	struct extack *ext;
+	int refused;
+	struct extack refused_ext;
 };
+
+/*
+ * nfnl_refuse - the message is valid for the kernel but the dataplane
+ * cannot carry it out: it goes into the transaction as the kernel would
+ * take it, and the batch fails with @err on this message only if nothing
+ * else in it fails (then the kernel's own errors are the answer, as from
+ * the kernel; rcv_batch())
+ */
+static inline void nfnl_refuse(struct nfnl_ctx *ctx, int err, const char *msg,
+			       const struct nlattr *attr)
+{
+	if (ctx->refused)
+		return;
+	ctx->refused = err;
+	extack_copy(&ctx->refused_ext, msg, attr);
+}
 
 typedef int (*nfnl_handler_fn)(struct nfnl_ctx *ctx, const struct nlattr **cda);
 

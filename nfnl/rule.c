@@ -84,6 +84,10 @@ struct expr_info {
 	const struct nlattr *tb[32];
 };
 
+/* expr_parse_one(): a kernel expression nfbpfd does not model (> 0: the
+ * rule is refused only if nothing else in the batch fails, nfnl_refuse()) */
+#define EXPR_UNMODELLED	1
+
 static int expr_parse_one(struct extack *ext, const struct nlattr *elem,
 			  struct expr_info *info)
 {
@@ -106,7 +110,7 @@ static int expr_parse_one(struct extack *ext, const struct nlattr *elem,
 			 (int)(tb[NFTA_EXPR_NAME]->nla_len - NLA_HDRLEN),
 			 (const char *)tb[NFTA_EXPR_NAME] + NLA_HDRLEN);
 		extack_copy(ext, msg, NULL);
-		return -EOPNOTSUPP;
+		return EXPR_UNMODELLED;
 	}
 	if (tb[NFTA_EXPR_DATA]) {
 		err = nfnl_attr_parse_nested(tb[NFTA_EXPR_DATA], ops->maxattr,
@@ -133,7 +137,7 @@ int nfnl_expr_stateful_parse(const struct nfnl_expr_ctx *ectx,
 
 	err = expr_parse_one(ectx->ext, a, &info);
 	if (err)
-		return err;
+		return err == EXPR_UNMODELLED ? -EOPNOTSUPP : err;
 	/* NFT_EXPR_STATEFUL types only */
 	switch (info.ops->type) {
 	case EXPR_COUNTER:
@@ -497,6 +501,12 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 
 	err = rule_parse_exprs(ctx, t, c, cda[NFTA_RULE_EXPRESSIONS],
 			       cda[NFTA_RULE_COMPAT], &r);
+	if (err == EXPR_UNMODELLED) {
+		/* its handle is taken, as the kernel's would be */
+		nfnl_refuse(ctx, -EOPNOTSUPP, ctx->ext->msg, ctx->ext->bad_attr);
+		*ctx->ext = (struct extack){ 0 };
+		return 0;
+	}
 	if (err)
 		return err;
 	if (r->dlen >= (1u << 12) * 2) {	/* nft_rule dlen field overflow */
@@ -510,10 +520,8 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 			goto out_free_rule;
 	}
 	err = dataplane_rule_check(c, r, &dperr);
-	if (err) {
-		extack_copy(ctx->ext, dperr.msg, NULL);
-		goto out_free_rule;
-	}
+	if (err)
+		nfnl_refuse(ctx, err, dperr.msg, NULL);
 
 	if (flags & NLM_F_REPLACE) {
 		err = nfnl_rule_delete(ctx, old);

@@ -65,7 +65,7 @@ static uint32_t set_len(uint32_t key, enum dir_rule *dir)
 {
 	*dir = DIR_FORBIDDEN;
 	switch (key) {
-	case CT_MARK: case CT_EVENTMASK:
+	case CT_MARK: case CT_EVENTMASK: case CT_SECMARK:
 		return 4;
 	case CT_LABELS:
 		return 16;
