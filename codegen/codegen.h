@@ -78,6 +78,10 @@ struct codegen_entry {
 #define PKT_PKTTYPE	0x10	/* pkttype readable */
 #define PKT_L3BAD	0x20	/* tc: an IPv4/IPv6 packet whose header fails
 				 * nft_set_pktinfo_ipv{4,6}_validate() */
+#define PKT_ARP		0x40	/* tc: a frame the kernel's NF_ARP_IN (ingress:
+				 * arp_rcv()) or NF_ARP_OUT (egress: arp_xmit())
+				 * would run its hook for (codegen/walker.c
+				 * emit_arp()) */
 
 /**
  * struct codegen_pkt - packet info, computed once per packet
@@ -373,6 +377,7 @@ struct codegen_inflight {
 /* per base chain of a netfilter walker: a nat chain, which runs inside
  * the nat core's hook for a connection's first packet only */
 #define HEAD_NF_NAT		2
+#define HEAD_PF_ARP		3	/* NFPROTO_ARP: ARP frames only (PKT_ARP) */
 
 /* tc program verdicts (uapi TCX_*) */
 #define TCX_NEXT_		(-1)
@@ -429,6 +434,8 @@ struct codegen_env {
 		int16_t skb_ip_summed, skb_csum_valid;
 		uint8_t ip_summed_shift, csum_valid_shift;
 		int16_t skb_dev, dev_net;	/* sk_buff.dev, net_device.nd_net.net */
+		/* net_device members the arp family's frame filter reads */
+		int16_t dev_flags, dev_addr_len, dev_rx_handler;
 		/* more nf_conn members (ct zone/expiration/secmark/helper,
 		 * extensions); -1 = not in this kernel (keys refused at load) */
 		int16_t ct_zone_id, ct_zone_dir, ct_timeout, ct_secmark;

@@ -316,6 +316,7 @@ static void emit_sub_view(struct codegen_prog *p, int dst, int tmp)
 #define ETH_P_IP_BE	0x0008	/* htons(ETH_P_IP) as a u16 load sees it */
 #define ETH_P_IPV6_BE	0xdd86	/* htons(ETH_P_IPV6) */
 #define NF_NETDEV_PF	5	/* NFPROTO_NETDEV */
+#define NF_ARP_PF	3	/* NFPROTO_ARP */
 
 /*
  * tc: pkttype of a PACKET_LOOPBACK packet as nft_meta_get_eval() with
@@ -354,16 +355,42 @@ static void emit_pkttype_tc(struct codegen_prog *p)
 /*
  * (loop callback) tc: the head's HEAD_PF_* is in r1: netdev chains see
  * every packet as NFPROTO_NETDEV; inet ingress chains IPv4/IPv6 only
- * (else @l_next), and drop a packet whose header is invalid
+ * (else @l_next), and drop a packet whose header is invalid; arp chains
+ * the frames of PKT_ARP only (else @l_next), as NFPROTO_ARP. At egress
+ * an arp chain runs where NF_ARP_OUT does, before dev_queue_xmit() set
+ * the mac header (nft_payload's @ll loads break there): no PKT_LL for it,
+ * which the netdev chains after it have again.
  */
-static void emit_head_pf(struct codegen_prog *p, uint32_t l_next)
+static void emit_head_pf(struct codegen_prog *p, const struct codegen_env *env,
+			 uint32_t l_next)
 {
 	uint32_t l_inet = codegen_label_new(p), l_pf = codegen_label_new(p);
 	uint32_t l_ok = codegen_label_new(p), l_done = codegen_label_new(p);
+	uint32_t l_arp = codegen_label_new(p);
+	bool egress = env->ctx == CODEGEN_CTX_TC_EGRESS;
 
-	/* if pf != HEAD_PF_INET: pkt.nfproto = NETDEV; done */
+	/* if pf == HEAD_PF_ARP goto arp; if pf != HEAD_PF_INET: pkt.nfproto
+	 * = NETDEV (egress: PKT_LL again if the mac header is set); done */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, HEAD_PF_ARP, 0), l_arp);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, HEAD_PF_INET, 0), l_inet);
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R6, PKT_OFF(nfproto), NF_NETDEV_PF));
+	if (egress) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, PKT_OFF(ll_addr)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_done);
+		emit_set_flag(p, PKT_LL);
+	}
+	codegen_emit_jmp(p, INSN_JA(0), l_done);
+	/* arp: not an ARP frame of the hook: next chain; pkt.nfproto = ARP */
+	codegen_label_bind(p, l_arp);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, PKT_ARP));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_next);
+	if (egress) {
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~PKT_LL));
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+	}
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R6, PKT_OFF(nfproto), NF_ARP_PF));
 	codegen_emit_jmp(p, INSN_JA(0), l_done);
 	codegen_label_bind(p, l_inet);
 	/* r2 = NFPROTO_IPV4/IPV6 by skb->protocol; anything else: next chain */
@@ -384,6 +411,117 @@ static void emit_head_pf(struct codegen_prog *p, uint32_t l_next)
 	codegen_emit(p, INSN_EXIT());
 	codegen_label_bind(p, l_ok);
 	codegen_label_bind(p, l_done);
+}
+
+/*
+ * tc, part 1 of PKT_ARP (r7 = the kernel sk_buff; r1-r5 clobbered): is
+ * this a frame the kernel's arp hooks run for?
+ * - ingress, arp_rcv() (the ETH_P_ARP packet_type handler, after tc and
+ *   netdev ingress): skb->protocol ARP; not PACKET_OTHERHOST or
+ *   PACKET_LOOPBACK; not on an IFF_NOARP device; no VLAN tag with a VLAN
+ *   id (__netif_receive_skb_core() hands those to the VLAN device, whose
+ *   own tc ingress sees them untagged, or marks them PACKET_OTHERHOST);
+ *   no rx_handler on the device (bridge ports, bond/team slaves, macvlan/
+ *   ipvlan lowers: the handler takes the frame to the upper device, whose
+ *   tc ingress sees it; see README "arp family" for what differs).
+ *   arp_hdr_len(dev) (8 + 2 * (addr_len + 4), IEEE1394: 8 + addr_len + 8)
+ *   and addr_len go to st->scratch for part 2 (emit_arp_hdr()).
+ * - egress, arp_xmit() (NF_ARP_OUT, before dev_queue_xmit()): skb->protocol
+ *   ARP, built by the kernel: no socket (packet sockets own what they
+ *   send: skb->sk), not received on a device before (skb_iif 0: bridged or
+ *   redirected frames), no VLAN tag (an upper VLAN device's frame), on a
+ *   device that does ARP.
+ */
+#define ETH_P_ARP_BE	0x0608	/* htons(ETH_P_ARP) */
+#define PACKET_OTHERHOST_	3
+#define IFF_NOARP_	0x80
+#define ARPHRD_IEEE1394_	24
+#define ARP_SCR_ADDRLEN	ST_OFF(scratch)
+#define ARP_SCR_HDRLEN	((int16_t)(ST_OFF(scratch) + 2))
+static void emit_arp(struct codegen_prog *p, const struct codegen_env *env)
+{
+	bool egress = env->ctx == CODEGEN_CTX_TC_EGRESS;
+	uint32_t l_no = codegen_label_new(p), l_len = codegen_label_new(p);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(protocol)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, ETH_P_ARP_BE, 0), l_no);
+	/* r1 = skb->vlan_all: egress: any tag; ingress: a tag with an id */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_vlan_all));
+	if (!egress) {
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 16));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xfff));
+	}
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_no);
+	if (egress) {
+		/* r2 = ctx; if ctx->sk != NULL || ctx->ingress_ifindex: no */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, ST_FP(CTX_FROM_ST)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R2,
+					     offsetof(struct __sk_buff, sk)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_no);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, ST_FP(CTX_FROM_ST)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2,
+					     offsetof(struct __sk_buff, ingress_ifindex)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_no);
+	} else {
+		/* PACKET_OTHERHOST, PACKET_LOOPBACK: no */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(pkttype)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, PACKET_OTHERHOST_, 0), l_no);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, PACKET_LOOPBACK, 0), l_no);
+	}
+	/* r2 = skb->dev; none or IFF_NOARP: no */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, env->off.skb_dev));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_no);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, env->off.dev_flags));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, IFF_NOARP_));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_no);
+	if (!egress) {
+		/* an rx_handler takes the frame elsewhere: no */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R2, env->off.dev_rx_handler));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_no);
+		/* scratch: addr_len (u8), arp_hdr_len(dev) (u16) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R2, env->off.dev_addr_len));
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R3, ARP_SCR_ADDRLEN));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R2, env->off.dev_type));
+		/* r4 = 8 + addr_len + 8; not IEEE1394: r4 += addr_len */
+		codegen_emit(p, INSN_MOV64_REG(R4, R3));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R4, 16));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, ARPHRD_IEEE1394_, 0), l_len);
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R4, R3));
+		codegen_label_bind(p, l_len);
+		codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R4, ARP_SCR_HDRLEN));
+	}
+	emit_set_flag(p, PKT_ARP);
+	codegen_label_bind(p, l_no);
+}
+
+/*
+ * tc ingress, part 2 of PKT_ARP (after the cache; r1-r3 clobbered):
+ * arp_rcv()'s header checks: pskb_may_pull(arp_hdr_len(dev)) (the view
+ * holds that many bytes), ar_hln == dev->addr_len, ar_pln == 4
+ */
+static void emit_arp_hdr(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_end = codegen_label_new(p), l_no = codegen_label_new(p);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_ARP));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_end);
+	/* the cache holds min(view, PKT_NHC) >= 8 bytes if the view does */
+	codegen_emit_view_len(p, env, R3, R2);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, ARP_SCR_HDRLEN));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R3, R1, 0), l_no);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 8, 0), l_no);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_NHC_OFF + 4));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, ARP_SCR_ADDRLEN));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_no);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_NHC_OFF + 5));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 4, 0), l_end);
+	codegen_label_bind(p, l_no);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~PKT_ARP));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+	codegen_label_bind(p, l_end);
 }
 
 /*
@@ -632,6 +770,8 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		emit_dev(p, env, R9, PKT_HAS_OUT, PKT_OFF(oif), PKT_OFF(oifname),
 			 PKT_OFF(oiftype), PKT_OFF(out_dev));
 	}
+	if (tc)
+		emit_arp(p, env);
 	/* the packet view as a dynptr (ctx from its slot) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, ST_FP(CTX_FROM_ST)));
 	codegen_emit_dynptr(p, env, R2, DYNPTR_FP);
@@ -681,6 +821,8 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	emit_cache(p, env);
 	if (tc)
 		emit_pkttype_tc(p);
+	if (env->ctx == CODEGEN_CTX_TC_INGRESS)
+		emit_arp_hdr(p, env);
 
 	/* 6. the base chains at this hook point, one after the other in one
 	 * bpf_loop (the callback moves on to the next when one accepts):
@@ -1009,7 +1151,7 @@ static void emit_next_head(struct codegen_prog *p, const struct codegen_env *env
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1,
 				     offsetof(struct codegen_heads_gen, pf)));
 	if (tc)
-		emit_head_pf(p, l_skip);
+		emit_head_pf(p, env, l_skip);
 	else
 		emit_nat_gate(p, env, l_skip);
 	/* st->cur = head[k]; st->depth = 0; st->final = NF_DROP (if the loop

@@ -258,6 +258,9 @@ int offload_btf_env(struct codegen_env *env)
 		O("net_device", "hard_header_len", dev_hard_header_len),
 		O("sk_buff", "vlan_all", skb_vlan_all),
 		O("sk_buff", "dev", skb_dev),
+		O("net_device", "flags", dev_flags),
+		O("net_device", "addr_len", dev_addr_len),
+		O("net_device", "rx_handler", dev_rx_handler),
 #undef O
 	};
 	uint32_t bits, bitsize;

@@ -76,6 +76,9 @@
 #define NFPROTO_IPV4	2
 #define NFPROTO_IPV6	10
 #define NFPROTO_NETDEV	5
+#define NFPROTO_ARP	3
+#define NF_ARP_IN	0
+#define NF_ARP_OUT	1
 #define NF_INET_NUMHOOKS 5
 #define NF_INET_INGRESS	5
 #define NF_NETDEV_INGRESS 0
@@ -947,13 +950,16 @@ static const char *family_name(uint8_t f)
 static bool family_ok(uint8_t f)
 {
 	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6 ||
-	       f == NFPROTO_NETDEV;
+	       f == NFPROTO_NETDEV || f == NFPROTO_ARP;
 }
 
-/* does base chain @b of a table of @family run as a tc program? */
+/* does base chain @b of a table of @family run as a tc program? (arp:
+ * netfilter links take IPv4/IPv6 only, so NF_ARP_IN runs at tc ingress
+ * and NF_ARP_OUT at tc egress of every device, see emit_arp() in
+ * codegen/walker.c) */
 static bool chain_is_tc(uint8_t family, const struct basechain *b)
 {
-	return family == NFPROTO_NETDEV ||
+	return family == NFPROTO_NETDEV || family == NFPROTO_ARP ||
 	       (family == NFPROTO_INET && b->hooknum == NF_INET_INGRESS);
 }
 
@@ -983,13 +989,18 @@ int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 		return -EOPNOTSUPP;
 	}
 	/* nf_log_syslog formats netdev packets by their link layer
-	 * protocol (nf_log_netdev_packet()): not done by offload/log.c */
-	if (chain && chain->table && chain->table->family == NFPROTO_NETDEV) {
+	 * protocol (nf_log_netdev_packet()), arp packets by their ARP
+	 * header (nf_log_arp_packet()): not done by offload/log.c */
+	if (chain && chain->table && (chain->table->family == NFPROTO_NETDEV ||
+				      chain->table->family == NFPROTO_ARP)) {
 		const struct expr *e;
 
 		rule_for_each_expr(e, rule)
 			if (e->type == EXPR_LOG) {
-				err->msg = "log in the netdev family is not supported by the nfbpf dataplane yet";
+				snprintf(err->buf, sizeof(err->buf),
+					 "log in the %s family is not supported by the nfbpf dataplane yet",
+					 family_name(chain->table->family));
+				err->msg = err->buf;
 				return -EOPNOTSUPP;
 			}
 	}
@@ -1021,6 +1032,14 @@ int dataplane_chain_check(const struct table *table, const struct chain *chain,
 		    b->hooknum != NF_NETDEV_INGRESS && b->hooknum != NF_NETDEV_EGRESS) {
 			snprintf(err->buf, sizeof(err->buf),
 				 "netdev hook %u is not supported by the nfbpf dataplane",
+				 b->hooknum);
+			err->msg = err->buf;
+			return -EOPNOTSUPP;
+		}
+		if (table->family == NFPROTO_ARP &&
+		    b->hooknum != NF_ARP_IN && b->hooknum != NF_ARP_OUT) {
+			snprintf(err->buf, sizeof(err->buf),
+				 "arp hook %u is not supported by the nfbpf dataplane",
 				 b->hooknum);
 			err->msg = err->buf;
 			return -EOPNOTSUPP;
@@ -2809,6 +2828,26 @@ static int want_cmp_tc(const void *a, const void *b)
 	return want_cmp(a, b);
 }
 
+/* ... and arp chains, whatever their priority, after the netdev and inet
+ * ingress chains (arp_rcv() runs after nf_hook_ingress()) */
+static int want_cmp_tc_in(const void *a, const void *b)
+{
+	const struct dp_want *x = a, *y = b;
+	int xa = x->pf == HEAD_PF_ARP, ya = y->pf == HEAD_PF_ARP;
+
+	return xa != ya ? xa - ya : want_cmp_tc(a, b);
+}
+
+/* ... before the netdev egress chains (arp_xmit() comes before
+ * dev_queue_xmit()'s nf_hook_egress()) */
+static int want_cmp_tc_out(const void *a, const void *b)
+{
+	const struct dp_want *x = a, *y = b;
+	int xa = x->pf == HEAD_PF_ARP, ya = y->pf == HEAD_PF_ARP;
+
+	return xa != ya ? ya - xa : want_cmp_tc(a, b);
+}
+
 /*
  * @c (of @r) wants to run at hook point @h: registered there since the
  * live generation if it runs there now; else registered by this batch:
@@ -2845,31 +2884,48 @@ static int want_add(struct dataplane *dp, struct dp_hook *h,
 /*
  * a netdev chain or inet ingress chain: one tc hook point per device
  * that exists now (a device named but missing gets nothing; one that
- * appears later is attached by dataplane_link_poll() or the next commit)
+ * appears later is attached by dataplane_link_poll() or the next commit).
+ * An arp chain: every device of the netns (tc ingress for input, egress
+ * for output), the walker picks the frames the arp hook would see.
  */
 static void collect_tc(struct net *net, struct dataplane *dp,
 		       const struct table *t, const struct chain *c,
 		       const struct dp_rec *r, struct dp_error *err)
 {
 	const struct basechain *b = c->base;
-	uint32_t *idx, i, hooknum;
+	uint32_t *idx = NULL, i, n, hooknum;
 	struct dp_hook *h;
+	uint8_t pf;
 	int ret;
 
-	if (!b->ndevs)
-		return;
-	idx = calloc(b->ndevs, sizeof(*idx));
-	if (!idx) {
-		set_err(dp, err, -ENOMEM, NULL);
-		return;
+	if (t->family == NFPROTO_ARP) {
+		ret = offload_ifindex_all(net->ns_fd, &idx, &n);
+		if (ret) {
+			set_err(dp, err, ret, "cannot list the devices of the netns");
+			return;
+		}
+		hooknum = b->hooknum == NF_ARP_OUT ? NF_NETDEV_EGRESS :
+						     NF_NETDEV_INGRESS;
+		pf = HEAD_PF_ARP;
+	} else {
+		if (!b->ndevs)
+			return;
+		n = b->ndevs;
+		idx = calloc(n, sizeof(*idx));
+		if (!idx) {
+			set_err(dp, err, -ENOMEM, NULL);
+			return;
+		}
+		ret = offload_ifindex(net->ns_fd, b->devs, n, idx);
+		if (ret) {
+			set_err(dp, err, ret, "cannot look up the chain's devices");
+			goto out_free;
+		}
+		hooknum = t->family == NFPROTO_NETDEV ? b->hooknum :
+							NF_NETDEV_INGRESS;
+		pf = t->family == NFPROTO_NETDEV ? HEAD_PF_NETDEV : HEAD_PF_INET;
 	}
-	ret = offload_ifindex(net->ns_fd, b->devs, b->ndevs, idx);
-	if (ret) {
-		set_err(dp, err, ret, "cannot look up the chain's devices");
-		goto out_free;
-	}
-	hooknum = t->family == NFPROTO_NETDEV ? b->hooknum : NF_NETDEV_INGRESS;
-	for (i = 0; i < b->ndevs && !dp->err; i++) {
+	for (i = 0; i < n && !dp->err; i++) {
 		if (!idx[i])
 			continue;
 		h = hook_get(dp, NFPROTO_NETDEV, hooknum, 0, idx[i]);
@@ -2877,8 +2933,7 @@ static void collect_tc(struct net *net, struct dataplane *dp,
 			set_err(dp, err, -ENOMEM, NULL);
 			break;
 		}
-		want_add(dp, h, c, r, t->family == NFPROTO_NETDEV ?
-			 HEAD_PF_NETDEV : HEAD_PF_INET, err);
+		want_add(dp, h, c, r, pf, err);
 	}
 out_free:
 	free(idx);
@@ -3005,7 +3060,9 @@ static void prepare_hooks(struct net *net, struct dataplane *dp,
 		if (!h->seen)
 			continue;
 		qsort(h->want, h->nwant, sizeof(h->want[0]),
-		      h->tc ? want_cmp_tc : want_cmp_nf);
+		      !h->tc ? want_cmp_nf :
+		      h->hooknum == NF_NETDEV_EGRESS ? want_cmp_tc_out :
+						       want_cmp_tc_in);
 		need[hook_ctx(h)] = true;
 		if (h->fresh) {
 			ret = hook_attach(net, dp, h, err);

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <string.h>
@@ -170,4 +171,45 @@ int offload_ifindex(int ns_fd, char *const *names, uint32_t n, uint32_t *out)
 	struct ifindex_args a = { names, n, out };
 
 	return offload_in_netns(ns_fd, ifindex_cb, &a);
+}
+
+struct ifindex_all_args {
+	uint32_t *out;
+	uint32_t n;
+};
+
+static int ifindex_all_cb(void *arg)
+{
+	struct ifindex_all_args *a = arg;
+	struct if_nameindex *ni = if_nameindex(), *it;
+	uint32_t n = 0;
+
+	if (!ni)
+		return -errno;
+	for (it = ni; it->if_index; it++)
+		n++;
+	a->out = calloc(n ? n : 1, sizeof(*a->out));
+	if (!a->out) {
+		if_freenameindex(ni);
+		return -ENOMEM;
+	}
+	for (a->n = 0; a->n < n; a->n++)
+		a->out[a->n] = ni[a->n].if_index;
+	if_freenameindex(ni);
+	return 0;
+}
+
+int offload_ifindex_all(int ns_fd, uint32_t **out, uint32_t *n)
+{
+	struct ifindex_all_args a = { NULL, 0 };
+	int ret;
+
+	ret = offload_in_netns(ns_fd, ifindex_all_cb, &a);
+	if (ret < 0) {
+		free(a.out);
+		return ret;
+	}
+	*out = a.out;
+	*n = a.n;
+	return 0;
 }

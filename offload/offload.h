@@ -57,6 +57,12 @@ int offload_tcx_attach(int prog_fd, uint32_t ifindex, bool egress, int ns_fd);
  */
 int offload_ifindex(int ns_fd, char *const *names, uint32_t n, uint32_t *out);
 
+/*
+ * offload_ifindex_all - the ifindex of every device in the netns @ns_fd
+ * (-1: ours) into *@out (malloc'ed, *@n of them); -errno
+ */
+int offload_ifindex_all(int ns_fd, uint32_t **out, uint32_t *n);
+
 /**
  * offload_in_netns - run @fn(@arg) with this thread in the netns of @ns_fd
  * (-1: where it is), then come back.

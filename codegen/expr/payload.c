@@ -99,6 +99,94 @@ static void emit_probe_buf(struct codegen_prog *p, uint32_t len,
 	codegen_emit_jmp(p, INSN_JA(0), l_copy);
 }
 
+/*
+ * @ll loads past the ethernet addresses of a frame whose VLAN tag the
+ * stack moved to skb->vlan_all (nft_payload_eval(): skb_vlan_tag_present()
+ * and offset + len > 12, nft_payload_copy_vlan()): the bytes of a rebuilt
+ * 802.1Q frame, [0, 12) the mac header's addresses, [12, 14) vlan_proto,
+ * [14, 16) the TCI (network order), [16, 18) skb->protocol, then the mac
+ * header's bytes from 14 on (virtual offset v is real offset v - 4). The
+ * bytes go to the shape buffer (len <= 64), r0 = it, goto @l_copy; no tag
+ * (or not readable): on to @l_plain (the load as it is).
+ */
+#define LL_VLAN_ETH_HLEN	18
+#define LL_NFPROTO_ARP		3
+static void emit_ll_vlan(struct codegen_prog *p, const struct expr_payload *pl,
+			 const struct codegen_expr_ctx *ec, uint32_t l_copy,
+			 uint32_t l_plain)
+{
+	uint32_t off = pl->offset, end = pl->offset + pl->len, v, k;
+
+	/* arp chains (tc): arp_rcv() and arp_xmit() see no tag (a tag with
+	 * id 0 is gone by then, any other keeps the frame from them) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, LL_NFPROTO_ARP, 0), l_plain);
+	/* key slot = skb->vlan_all (probe read); 0: plain */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, SHAPE_KEY_OFF, 0));
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 4));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(skb_addr)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, ec->env->off.skb_vlan_all));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_plain);
+	/* the kernel copies the 14 bytes of the mac header first: if
+	 * (s64)(ll_off + 14) > view length: break */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(ll_off)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R2, 32));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ARSH, R2, 32));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 14));
+	codegen_emit_view_len(p, ec->env, R4, R5);
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JSGT, R2, R4, 0), ec->l_break);
+	/* [off, 12): buf = probe_read(ll_addr + off) */
+	if (off < 12) {
+		codegen_emit(p, INSN_MOV64_REG(R1, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_BUF_OFF));
+		codegen_emit(p, INSN_MOV64_IMM(R2, (end < 12 ? end : 12) - off));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(ll_addr)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, off));
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), ec->l_break);
+	}
+	/* [12, 18): vlan_proto (vlan_all's bytes 0, 1), the TCI in network
+	 * order (bytes 3, 2), skb->protocol (as stored) */
+	for (v = off > 12 ? off : 12; v < end && v < LL_VLAN_ETH_HLEN; v++) {
+		static const int8_t from_key[6] = { 0, 1, 3, 2, -1, -1 };
+
+		k = v - 12;
+		if (from_key[k] >= 0)
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R10,
+						     SHAPE_KEY_OFF + from_key[k]));
+		else
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6,
+						     PKT_OFF(protocol) + k - 4));
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R10, R1,
+					     SHAPE_BUF_OFF + (int16_t)(v - off)));
+	}
+	/* [18, end): the packet at view offset ll_off + v - 4 */
+	if (end > LL_VLAN_ETH_HLEN) {
+		v = off > LL_VLAN_ETH_HLEN ? off : LL_VLAN_ETH_HLEN;
+		codegen_emit_dynptr(p, ec->env, R8, SHAPE_DYNPTR_OFF);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R6, PKT_OFF(ll_off)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R4, 32));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ARSH, R4, 32));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R4, v - 4));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSLT, R4, 0, 0), ec->l_break);
+		codegen_emit(p, INSN_MOV64_REG(R1, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SHAPE_BUF_OFF + (int16_t)(v - off)));
+		codegen_emit(p, INSN_MOV64_IMM(R2, end - v));
+		codegen_emit(p, INSN_MOV64_REG(R3, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+		codegen_emit(p, INSN_MOV64_IMM(R5, 0));
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_read));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), ec->l_break);
+	}
+	codegen_emit(p, INSN_MOV64_REG(R0, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R0, SHAPE_BUF_OFF));
+	codegen_emit_jmp(p, INSN_JA(0), l_copy);
+}
+
 static void payload_emit(struct codegen_prog *p, const struct expr *e,
 			 const struct codegen_expr_ctx *ec)
 {
@@ -136,6 +224,12 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_LL));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_break);
+		if (pl->offset + pl->len > 12) {
+			uint32_t l_plain = codegen_label_new(p);
+
+			emit_ll_vlan(p, pl, ec, l_copy, l_plain);
+			codegen_label_bind(p, l_plain);
+		}
 		/* r2 = (s32)pkt.ll_off + offset */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(ll_off)));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R2, 32));

@@ -11,6 +11,12 @@ Paths (see README.md for the topology):
   fwd  a --frame--> fw --> b: forwarded by fw
   out  fw raw socket (IP_HDRINCL / IPPROTO_RAW) --> b
   self fw raw socket --> fw over lo (output, postrouting, prerouting, input)
+  arp  a --ARP frame--> fw over a:eth2 -- fw:a2 (the one pair that does
+       ARP): fw's arp input hook, and its answer (a reply the kernel's ARP
+       code builds: the arp output hook) back to a2
+  arppkt  an ARP frame written by a packet socket in fw out of a2: the
+       kernel's arp output hook does not see it (arp_xmit() is not on
+       that path); a2 receives it
 
 `cls` splits the corpus into phases sent one after the other: 'main', then
 'frag' (non-first fragments, see README.md: the kernel's fast payload path
@@ -30,7 +36,12 @@ MAC = {
     'fw:a0': '02:00:0f:00:00:a0', 'fw:a1': '02:00:0f:00:00:a1',
     'fw:b0': '02:00:0f:00:00:b0', 'fw:b1': '02:00:0f:00:00:b1',
     'b:eth0': '02:00:0b:00:00:01', 'b:eth1': '02:00:0b:00:01:01',
+    'a:eth2': '02:00:0a:00:02:01', 'fw:a2': '02:00:0f:00:00:a2',
 }
+# ARP frames carry their id in the sender hardware address (02:5d + be32
+# id), which fw's reply returns as its target hardware address, and at
+# their end like every other packet
+ARP_HW = b'\x02\x5d'
 # fw's peers: a:eth0 <-> fw:a0, a:eth1 <-> fw:a1, fw:b0 <-> b:eth0, fw:b1 <-> b:eth1
 A_IF_TO_FW = {'eth0': 'a0', 'eth1': 'a1'}
 
@@ -179,6 +190,8 @@ class Pkt:
     def frame(self, pid):
         """(bytes to send, sockaddr hint) for packet id pid."""
         pkt = self.build(MARK + struct.pack('!I', pid))
+        if self.path in ('arp', 'arppkt'):
+            return pkt      # a whole Ethernet frame
         if self.path in ('in', 'fwd'):
             dmac = self.eth_dst or MAC['fw:' + A_IF_TO_FW[self.a_if]]
             eth = mac_bytes(dmac) + mac_bytes(MAC['a:' + self.a_if]) + \
@@ -519,10 +532,61 @@ def build_corpus():
         add('fwd', 4, 'udp with %s 10.1.0.2:%d->10.2.0.2:53' % (what, 7801 + n),
             v4('10.1.0.2', '10.2.0.2', 17, udp(7801 + n, 53, pad(3)), id_=nid(), opts=opts), base)
 
+    arp_corpus(add)
+
     for n, p in enumerate(P):
         p.idx = n
-        p.cls = 'frag' if nonfirst_fragment(p.build(MARK + b'\0\0\0\0')) else 'main'
+        p.cls = 'frag' if p.fam and nonfirst_fragment(p.build(MARK + b'\0\0\0\0')) else 'main'
     return P
+
+
+def arp_frame(op, spa, tpa, dmac='ff:ff:ff:ff:ff:ff', smac=None, htype=1, ptype=0x0800,
+              hlen=6, plen=4, tha=b'\0' * 6, vlan=None, cut=None):
+    """builder of an Ethernet ARP frame; sha = ARP_HW + the marker's id
+    (hlen 6), then the marker at the end"""
+    def build(marker):
+        sha = ARP_HW + marker[2:6]
+        body = struct.pack('!HHBBH', htype, ptype, hlen, plen, op)
+        body += (sha + b'\0' * hlen)[:hlen] + (ip4(spa) + b'\0' * plen)[:plen]
+        body += (tha + b'\0' * hlen)[:hlen] + (ip4(tpa) + b'\0' * plen)[:plen]
+        if cut is not None:
+            body = body[:cut]
+        eth = mac_bytes(dmac) + mac_bytes(smac or MAC['a:eth2'])
+        if vlan is not None:
+            eth += struct.pack('!HH', 0x8100, vlan)
+        return eth + struct.pack('!H', 0x0806) + body + marker
+    return build
+
+
+def arp_corpus(add):
+    """ARP frames a -> fw:a2 ('a2': fw answered, its reply came back) and
+    from a packet socket in fw ('a2': it left)"""
+    fwmac = MAC['fw:a2']
+    for desc, b, base in (
+            ('request 10.1.2.2 -> 10.1.2.1 broadcast', arp_frame(1, '10.1.2.2', '10.1.2.1'), 'a2'),
+            ('request 10.1.2.3 -> 10.1.2.1 unicast', arp_frame(1, '10.1.2.3', '10.1.2.1', fwmac), 'a2'),
+            ('request 10.1.2.4 -> 10.2.0.1 (an address of b0)', arp_frame(1, '10.1.2.4', '10.2.0.1'), 'a2'),
+            ('request 10.1.2.5 -> 10.1.2.99 (not fw)', arp_frame(1, '10.1.2.5', '10.1.2.99'), '-'),
+            ('request to another host (PACKET_OTHERHOST)',
+             arp_frame(1, '10.1.2.6', '10.1.2.1', '02:00:0f:00:00:ff'), '-'),
+            ('reply 10.1.2.7 -> 10.1.2.1', arp_frame(2, '10.1.2.7', '10.1.2.1', fwmac,
+                                                   tha=mac_bytes(fwmac)), '-'),
+            ('request with hlen 8 (arp_rcv drops)', arp_frame(1, '10.1.2.8', '10.1.2.1', hlen=8), '-'),
+            ('request with plen 6 (arp_rcv drops)', arp_frame(1, '10.1.2.9', '10.1.2.1', plen=6), '-'),
+            ('request cut to 20 bytes (arp_rcv drops)', arp_frame(1, '10.1.2.10', '10.1.2.1', cut=20), '-'),
+            ('op 3 (rarp request) 10.1.2.11', arp_frame(3, '10.1.2.11', '10.1.2.1'), '-'),
+            ('request htype 6 (ieee802) 10.1.2.12 -> 10.1.2.1', arp_frame(1, '10.1.2.12', '10.1.2.1', htype=6), 'a2'),
+            ('request ptype 0x86dd 10.1.2.13', arp_frame(1, '10.1.2.13', '10.1.2.1', ptype=0x86dd), '-'),
+            ('gratuitous request 10.1.2.14', arp_frame(1, '10.1.2.14', '10.1.2.14'), '-'),
+            ('probe 0.0.0.0 -> 10.1.2.1 (duplicate address detection)',
+             arp_frame(1, '0.0.0.0', '10.1.2.1'), 'a2'),
+            ('request in vlan 5 (no vlan device: PACKET_OTHERHOST)',
+             arp_frame(1, '10.1.2.15', '10.1.2.1', vlan=5), '-'),
+            ('request priority-tagged (vlan 0) 10.1.2.16 -> 10.1.2.1',
+             arp_frame(1, '10.1.2.16', '10.1.2.1', vlan=0x6000), 'a2')):
+        add('arp', 0, desc, b, base, a_if='eth2')
+    add('arppkt', 0, 'request 10.1.2.1 -> 10.1.2.20 from a packet socket in fw',
+        arp_frame(1, '10.1.2.1', '10.1.2.20', smac=fwmac), 'a2')
 
 
 def nonfirst_fragment(ip):

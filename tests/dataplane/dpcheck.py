@@ -124,6 +124,13 @@ class Side:
             # neighbour leave with fw's own MAC as destination, which the
             # capturing packet sockets in a and b do not mind.
             run(['ip', '-n', fw, 'link', 'set', fwif, 'arp', 'off', 'addrgenmode', 'none'])
+        # a:eth2 -- fw:a2: the one pair that does ARP (arp family
+        # rulesets, corpus.arp_corpus()); nothing routes through it, so
+        # fw only speaks there to answer ARP requests
+        run(['ip', '-n', fw, 'link', 'add', 'a2', 'address', M['fw:a2'], 'type', 'veth',
+             'peer', 'name', 'eth2', 'address', M['a:eth2'], 'netns', a])
+        run(['ip', '-n', fw, 'link', 'set', 'a2', 'addrgenmode', 'none'])
+        run(['ip', '-n', fw, 'addr', 'add', '10.1.2.1/24', 'dev', 'a2'])
         # device groups for meta iifgroup/oifgroup
         run(['ip', '-n', fw, 'link', 'set', 'a1', 'group', '7'])
         run(['ip', '-n', fw, 'link', 'set', 'b1', 'group', '9'])
@@ -135,10 +142,11 @@ class Side:
             for ad in lst:
                 extra = ['nodad'] if ':' in ad else []
                 run(['ip', '-n', fw, 'addr', 'add', ad, 'dev', dev] + extra)
-        for dev in ('lo', 'a0', 'a1', 'b0', 'b1'):
+        for dev in ('lo', 'a0', 'a1', 'b0', 'b1', 'a2'):
             run(['ip', '-n', fw, 'link', 'set', dev, 'up'])
-        for dev in ('eth0', 'eth1'):
+        for dev in ('eth0', 'eth1', 'eth2'):
             run(['ip', '-n', a, 'link', 'set', dev, 'up'])
+        for dev in ('eth0', 'eth1'):
             run(['ip', '-n', b, 'link', 'set', dev, 'up'])
         for pfx, dev in (('10.8.0.0/16', 'a0'), ('10.9.0.0/16', 'b0'), ('10.10.0.0/16', 'b1'),
                          ('fd08::/64', 'a0'), ('fd09::/64', 'b0'), ('fd0a::/64', 'b1')):
@@ -163,7 +171,7 @@ class Side:
     def open_sockets(self):
         try:
             setns('/run/netns/' + self.ns['a'])
-            for dev in ('eth0', 'eth1'):
+            for dev in ('eth0', 'eth1', 'eth2'):
                 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
                 s.bind((dev, ETH_P_ALL))
                 self.tx[dev] = s
@@ -192,6 +200,11 @@ class Side:
                 libc.setfsuid(0)
                 libc.setfsgid(0)
             self.ifindex = {d: socket.if_nametoindex(d) for d in ('a0', 'a1', 'b0', 'b1')}
+            # ARP frames written by a packet socket (protocol 0: it
+            # receives nothing)
+            s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+            s.bind(('a2', 0))
+            self.tx['fwa2'] = s
         finally:
             setns(ORIG_NS)
 
@@ -199,8 +212,11 @@ class Side:
     def send(self, pkts, epoch):
         for p in pkts:
             data = p.frame((epoch << 16) | p.idx)
-            if p.path in ('in', 'fwd'):
+            if p.path in ('in', 'fwd', 'arp'):
                 self.tx[p.a_if].send(data)
+                continue
+            if p.path == 'arppkt':
+                self.tx['fwa2'].send(data)
                 continue
             s = self.tx[(p.fam, p.uid) if p.uid else p.fam]
             s.setsockopt(socket.SOL_SOCKET, SO_MARK, struct.pack('=I', p.mark))
@@ -228,6 +244,14 @@ class Side:
                 ip = ip[:struct.unpack('!H', ip[2:4])[0]]
             elif et == 0x86dd and len(ip) >= 40:
                 ip = ip[:40 + struct.unpack('!H', ip[4:6])[0]]
+            elif et == 0x0806:
+                # a frame of corpus.arp_corpus(), or fw's reply to one:
+                # the sender's hardware address is the target's there
+                if len(ip) >= 6 and ip[-6:-4] == corpus.MARK:
+                    return struct.unpack('!I', ip[-4:])[0], None
+                if len(ip) >= 24 and ip[4] == 6 and ip[18:20] == corpus.ARP_HW:
+                    return struct.unpack('!I', ip[20:24])[0], None
+                return None, 'arp'
             else:
                 return None, 'ethertype 0x%04x' % et
         if len(ip) >= 6 and ip[-6:-4] == corpus.MARK:
@@ -543,7 +567,7 @@ def main():
         detail = []
         for sd in (K, B):
             for p in pkts:
-                got = {r for r in sd.seen.get(p.idx, {}) if r in ('fw', 'b0', 'b1')}
+                got = {r for r in sd.seen.get(p.idx, {}) if r in ('fw', 'b0', 'b1', 'a2')}
                 want = set() if p.base == '-' else set(p.base.split('+'))
                 if got != want:
                     detail.append('%s: packet %d %s v%d %s: expected %s, got %s' %
