@@ -329,6 +329,7 @@ struct net {
 	uint64_t table_handle;
 	struct list_head tables;
 	void *dataplane;
+	struct ulog_net *ulog;	/* nfnetlink_log instances (nfnl/ulog.c) */
 };
 
 static inline uint8_t genmask_cur(const struct net *net)

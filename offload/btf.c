@@ -310,6 +310,9 @@ int offload_btf_env(struct codegen_env *env)
 	if (id < 0)
 		return -ENOENT;
 	env->kf_cast_to_kern_ctx = id;
+	/* NFLOG payloads (6.15+); without it NFLOG records carry no bytes */
+	id = btf__find_by_name_kind(vmlinux, "bpf_dynptr_copy", BTF_KIND_FUNC);
+	env->kf_dynptr_copy = id < 0 ? 0 : id;
 	if (path_off("net_device", "nd_net.net", &env->off.dev_net, NULL))
 		return -ENOENT;
 	return probe_env(env);

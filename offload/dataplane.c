@@ -868,7 +868,7 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	}
 	dp->net = net;
 	dp->link_fd = links_open(net->ns_fd, dp);
-	dp->log = dp_log_new(net->ns_fd, &dp->env.log_fd);
+	dp->log = dp_log_new(net->ns_fd, net, &dp->env.log_fd);
 	if (!dp->log) {
 		ret = -ENOMEM;
 		err->msg = "cannot create the nfbpf log ring buffer";

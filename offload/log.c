@@ -29,13 +29,15 @@
 #include "offload/offload.h"
 #include "expr/log.h"
 
-#define LOG_RING_SIZE	(256 * 1024)	/* bytes per namespace */
+#define LOG_RING_SIZE	(1024 * 1024)	/* bytes per namespace: 16 NFLOG
+					 * records of a whole 64 KiB packet */
 #define PREFIX_MAX	(1u << 20)	/* distinct prefixes per namespace */
 
 /**
  * struct dp_log - log state of one namespace's dataplane
  * @map_fd: BPF_MAP_TYPE_RINGBUF the programs write
  * @rb: libbpf consumer of @map_fd
+ * @net: the namespace
  * @init_net: the namespace is the host's first (nf_log_allowed())
  * @prefixes: interned prefixes, id = index + 1; never freed before @dp_log
  * @nprefixes: count
@@ -47,6 +49,7 @@
 struct dp_log {
 	int map_fd;
 	struct ring_buffer *rb;
+	struct net *net;
 	bool init_net;
 	char **prefixes;
 	uint32_t nprefixes, cap;
@@ -88,7 +91,9 @@ static int on_record(void *ctx, void *data, size_t size)
 	const struct codegen_log_rec *rec = data;
 	const char *prefix = "";
 
-	if (size < sizeof(*rec) || !lg->sink)
+	if (size < LOG_NFLOG_HDR || !lg->sink)
+		return 0;
+	if (rec->nflog ? size < LOG_NFLOG_HDR + rec->caplen : size < sizeof(*rec))
 		return 0;
 	if (rec->prefix_id && rec->prefix_id <= lg->nprefixes)
 		prefix = lg->prefixes[rec->prefix_id - 1];
@@ -96,7 +101,12 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-struct dp_log *dp_log_new(int ns_fd, int *map_fd)
+struct net *dp_log_net(const struct dp_log *lg)
+{
+	return lg->net;
+}
+
+struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct dp_log *lg = calloc(1, sizeof(*lg));
@@ -105,6 +115,7 @@ struct dp_log *dp_log_new(int ns_fd, int *map_fd)
 
 	if (!lg || epfd < 0)
 		goto out_free;
+	lg->net = net;
 	lg->init_net = ns_fd >= 0 && !fstat(ns_fd, &a) &&
 		       !stat("/proc/1/ns/net", &b) &&
 		       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
@@ -771,13 +782,53 @@ size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 	return (size_t)snprintf(line, size, "%s", m.buf + 2);
 }
 
-/* ---- the namespaces' records, as lines ---- */
+/* ---- the namespaces' records, as lines and NFLOG packets ---- */
 
 struct poll_ctx {
 	void (*emit)(void *arg, int level, const char *line);
+	void (*nflog)(void *arg, struct net *net, const struct dp_nflog *pkt);
 	void *arg;
+	struct net *net;
 	int n;
 };
+
+#define ARPHRD_LOOPBACK	772
+
+/* nflog_pkt - the NFLOG record @rec as nfnetlink_log reads the skb */
+static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
+		      struct dp_nflog *pkt)
+{
+	bool ll = rec->has_dev && (rec->pktflags & PKT_LL);
+
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->group = rec->group;
+	pkt->qthreshold = rec->qthreshold;
+	pkt->pf = rec->pf;
+	pkt->hook = rec->hook;
+	pkt->protocol = rec->protocol;
+	pkt->mark = rec->mark;
+	pkt->iif = rec->pktflags & PKT_HAS_IN ? rec->iif : 0;
+	pkt->oif = rec->pktflags & PKT_HAS_OUT ? rec->oif : 0;
+	if (pkt->iif && ll) {
+		pkt->has_hw = true;
+		pkt->hwtype = rec->dev_type;
+		pkt->hwlen = rec->hard_header_len;
+		pkt->hwheader = rec->hard_header_len <= LOG_REC_MAC ? rec->mac : NULL;
+		/* dev_parse_header(): eth_header_parse() gives the source */
+		if ((rec->dev_type == ARPHRD_ETHER ||
+		     rec->dev_type == ARPHRD_LOOPBACK) && rec->mac_hdr_len > 0) {
+			pkt->hwaddr = rec->mac + 6;
+			pkt->hwaddr_len = 6;
+		}
+	}
+	pkt->has_uid = rec->has_uid;
+	pkt->uid = rec->uid;
+	pkt->gid = rec->gid;
+	pkt->len = rec->len;
+	pkt->caplen = rec->caplen;
+	pkt->data = rec->data;
+	pkt->prefix = prefix;
+}
 
 static void emit_record(void *arg, const struct codegen_log_rec *rec,
 			const char *prefix, bool allowed)
@@ -785,6 +836,16 @@ static void emit_record(void *arg, const struct codegen_log_rec *rec,
 	struct poll_ctx *pc = arg;
 	char line[LBUF_SIZE + 1];
 
+	if (rec->nflog) {
+		struct dp_nflog pkt;
+
+		if (!pc->nflog)
+			return;
+		nflog_pkt(rec, prefix, &pkt);
+		pc->nflog(pc->arg, pc->net, &pkt);
+		pc->n++;
+		return;
+	}
 	if (!allowed)	/* nf_log_allowed(): host netns or nf_log_all_netns */
 		return;
 	offload_log_format(rec, prefix, line, sizeof(line));
@@ -793,10 +854,12 @@ static void emit_record(void *arg, const struct codegen_log_rec *rec,
 }
 
 int dataplane_log_poll(void (*emit)(void *arg, int level, const char *line),
+		       void (*nflog)(void *arg, struct net *net,
+				     const struct dp_nflog *pkt),
 		       void *arg)
 {
 	struct epoll_event evs[16];
-	struct poll_ctx pc = { .emit = emit, .arg = arg };
+	struct poll_ctx pc = { .emit = emit, .nflog = nflog, .arg = arg };
 	int i, n, epfd = dataplane_log_fd();
 
 	if (epfd < 0)
@@ -804,7 +867,9 @@ int dataplane_log_poll(void (*emit)(void *arg, int level, const char *line),
 	n = epoll_wait(epfd, evs, 16, 0);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		pc.net = dp_log_net(evs[i].data.ptr);
 		dp_log_consume(evs[i].data.ptr, emit_record, &pc);
+	}
 	return pc.n;
 }

@@ -218,7 +218,9 @@ uint64_t dp_sets_written(const struct dp_sets *ss);
 struct dp_log;
 struct rule;
 struct codegen_log_rec;
-struct dp_log *dp_log_new(int ns_fd, int *map_fd);
+struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd);
+/* the namespace of @lg's records (dp_log_new()'s @net) */
+struct net *dp_log_net(const struct dp_log *lg);
 void dp_log_free(struct dp_log *lg);
 int dp_log_rule(struct dp_log *lg, struct rule *rule);
 int dp_log_consume(struct dp_log *lg,
