@@ -426,7 +426,7 @@ struct codegen_env {
 		/* struct nf_conntrack_tuple members */
 		int16_t tup_src_u3, tup_src_u, tup_l3num;
 		int16_t tup_dst_u3, tup_dst_u, tup_protonum;
-		int16_t dev_hard_header_len, skb_vlan_all;
+		int16_t dev_hard_header_len, skb_vlan_all, skb_tstamp;
 		/* bytes holding the ip_summed and csum_valid bitfields (-1:
 		 * not found) and their shifts */
 		int16_t skb_ip_summed, skb_csum_valid;
@@ -540,6 +540,9 @@ struct codegen_reject_rec {
  * @protocol: NFLOG: skb->protocol, network order
  * @nflog: 1: an NFLOG record of LOG_NFLOG_HDR + @caplen bytes (UID/GID
  *	   read without LOG_F_UID nor the netns check, as nfnetlink_log)
+ * @tstamp: NFLOG: skb->tstamp (0: none)
+ * @tai_ns: NFLOG: bpf_ktime_get_tai_ns() when logged (skb_tstamp_cond()
+ *	    takes the time of day when the skb has no stamp)
  * @in: input device name
  * @out: output device name
  * @mac: LOG_REC_MAC bytes from the mac header (with PKT_LL)
@@ -570,6 +573,9 @@ struct codegen_log_rec {
 	uint16_t protocol;
 	uint8_t nflog;
 	uint8_t pad;
+	uint32_t pad2;
+	uint64_t tstamp;
+	uint64_t tai_ns;
 	char in[16];
 	char out[16];
 	uint8_t mac[LOG_REC_MAC];

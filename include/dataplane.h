@@ -279,6 +279,8 @@ int dataplane_log_fd(void);
  * @hwaddr_len: bytes of NFULA_HWADDR (dev_parse_header()), 0: none
  * @hwaddr: those bytes
  * @has_uid: the skb's full socket has a file: @uid, @gid are its fsuid/fsgid
+ * @tstamp_ns: skb_tstamp_cond(skb, true): the skb's stamp or the time of
+ *	       day it was logged, ns since the epoch
  * @len: skb->len
  * @caplen: packet bytes recorded at @data (from skb->data)
  * @prefix: the rule's prefix
@@ -301,6 +303,7 @@ struct dp_nflog {
 	bool has_uid;
 	uint32_t uid;
 	uint32_t gid;
+	uint64_t tstamp_ns;
 	uint32_t len;
 	uint32_t caplen;
 	const uint8_t *data;

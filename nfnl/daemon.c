@@ -581,7 +581,14 @@ void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude_portid
 	}
 }
 
-/* nfnetlink_unicast(): to the socket @portid of @net, if it exists */
+/*
+ * nfnetlink_unicast(): to the socket @portid of @net, if it exists. The
+ * kernel drops what the listener's receive buffer cannot take; here a
+ * batch is dropped once UNICAST_BACKLOG bytes wait in the daemon beyond
+ * what the connection's socket buffers hold.
+ */
+#define UNICAST_BACKLOG	(4u << 20)
+
 static void unicast(struct net *net, uint32_t portid, const void *data,
 		    size_t len)
 {
@@ -592,6 +599,8 @@ static void unicast(struct net *net, uint32_t portid, const void *data,
 
 		if (c->cl.net != net || c->cl.portid != portid || c->ctl < 0)
 			continue;
+		if (b->len - c->cl.out.sent + len > UNICAST_BACKLOG)
+			return;
 		nfnl_out_cut(&c->cl.out);
 		if (!nfnl_buf_reserve(b, len))
 			return;

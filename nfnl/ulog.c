@@ -398,12 +398,9 @@ static void build_packet(struct ulog_inst *inst, const struct dp_nflog *pkt,
 	}
 	if (pkt->hook <= 2 /* NF_INET_FORWARD */) {
 		struct nfulnl_msg_packet_timestamp ts;
-		struct timespec now;
 
-		/* no skb->tstamp here: the time the daemon reads the record */
-		clock_gettime(CLOCK_REALTIME, &now);
-		ts.sec = htobe64((uint64_t)now.tv_sec);
-		ts.usec = htobe64((uint64_t)now.tv_nsec / 1000);
+		ts.sec = htobe64(pkt->tstamp_ns / 1000000000u);
+		ts.usec = htobe64(pkt->tstamp_ns % 1000000000u / 1000);
 		nfnl_put(b, NFULA_TIMESTAMP, &ts, sizeof(ts));
 	}
 	if (pkt->has_uid) {

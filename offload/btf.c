@@ -257,6 +257,7 @@ int offload_btf_env(struct codegen_env *env)
 		O("net_device", "type", dev_type),
 		O("net_device", "hard_header_len", dev_hard_header_len),
 		O("sk_buff", "vlan_all", skb_vlan_all),
+		O("sk_buff", "tstamp", skb_tstamp),
 		O("sk_buff", "dev", skb_dev),
 #undef O
 	};

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <endian.h>
 #include <sys/epoll.h>
@@ -820,6 +821,17 @@ static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
 			pkt->hwaddr = rec->mac + 6;
 			pkt->hwaddr_len = 6;
 		}
+	}
+	pkt->tstamp_ns = rec->tstamp;
+	if (!pkt->tstamp_ns) {
+		/* the time of day of CLOCK_TAI's rec->tai_ns */
+		struct timespec tai, real;
+
+		clock_gettime(CLOCK_TAI, &tai);
+		clock_gettime(CLOCK_REALTIME, &real);
+		pkt->tstamp_ns = rec->tai_ns -
+				 ((uint64_t)tai.tv_sec * 1000000000u + tai.tv_nsec) +
+				 ((uint64_t)real.tv_sec * 1000000000u + real.tv_nsec);
 	}
 	pkt->has_uid = rec->has_uid;
 	pkt->uid = rec->uid;

@@ -163,6 +163,11 @@ static void emit_fill(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 		copy_field(p, BPF_W, R6, PKT_OFF(iif), REC(iif));
 		copy_field(p, BPF_W, R6, PKT_OFF(oif), REC(oif));
 		copy_field(p, BPF_H, R6, PKT_OFF(protocol), REC(protocol));
+		/* rec->tstamp = skb->tstamp; rec->tai_ns = bpf_ktime_get_tai_ns() */
+		emit_skb(p, env, R2);
+		copy_field(p, BPF_DW, R2, env->off.skb_tstamp, REC(tstamp));
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ktime_get_tai_ns));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R0, REC(tai_ns)));
 	}
 	/* 2. packet info: rec->hook = ctx->state->hook; pf, len, mark, flags */
 	emit_hook(p, env);

@@ -5,7 +5,7 @@
 # binds groups 1-6 (see GROUPS), creates the file READY and prints every
 # NFULNL_MSG_PACKET (and NLMSG_DONE) it receives, decoded, one line each,
 # with the datagram it came in, until COUNT packet messages or 20 s.
-# Timestamps and the IPv4 ID/checksum, IPv6 flow label and fragment id of
+# Timestamps (checked to be the time of day, within a minute) and the IPv4 ID/checksum, IPv6 flow label and fragment id of
 # the payload are masked: they legitimately differ between two runs.
 import os
 import select
@@ -159,7 +159,10 @@ def decode(data, dgram):
             v = data[a + 4:a + alen]
             name = ATTRS.get(atype & 0x7fff, str(atype))
             if name == "TIMESTAMP":
-                v = "ts(%d)" % len(v)
+                # the time of day the packet was logged: within a minute
+                sec, usec = struct.unpack(">QQ", v)
+                v = "ts(%s)" % ("ok" if abs(sec + usec / 1e6 - time.time()) < 60
+                                and usec < 1000000 else "bad %d.%06d" % (sec, usec))
             elif name in ("INDEV", "OUTDEV"):
                 v = socket.if_indextoname(struct.unpack(">I", v)[0])
             elif name == "PAYLOAD":
