@@ -418,6 +418,7 @@ static void hist_free(void);
 
 static void net_reset(void)
 {
+	nfnl_ulog_release(&cl);	/* nfnetlink_log instances it bound */
 	nfnl_out_fini(&cl.out);
 	ruleset_net_free(cl.net);
 	memset(&cl, 0, sizeof(cl));
@@ -434,6 +435,7 @@ static void net_reset(void)
 static void cleanup(void)
 {
 	hist_free();
+	nfnl_ulog_release(&cl);
 	nfnl_out_fini(&cl.out);
 	ruleset_net_free(cl.net);
 	cl.net = NULL;
