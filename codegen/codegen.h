@@ -444,6 +444,7 @@ struct codegen_env {
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
+	int nflog_fd;	/* ARRAY, 1 x NFLOG_GROUPS / 8 bytes: groups bound */
 	int reject_fd;
 	int fib4_fd;
 };

@@ -310,6 +310,14 @@ struct dp_nflog {
 	const char *prefix;
 };
 
+/**
+ * dataplane_nflog_sync - the programs of @net log NFLOG packets of the
+ * groups whose bit is set in @net->nflog_bound only (a group without an
+ * nfnetlink_log instance logs nothing): push that bitmap to them
+ * (no-op without a dataplane; 0 or -errno)
+ */
+int dataplane_nflog_sync(struct net *net);
+
 /*
  * ... and each waiting NFLOG packet to @nflog with the namespace it was
  * logged in (NULL @nflog: dropped)

@@ -9,7 +9,10 @@
  * kernel allocates), or the flush timeout.
  *
  * Instances are per namespace, keyed by group, owned by the port id that
- * bound them, and gone when that socket closes (nfnl_ulog_release()).
+ * bound them, and gone when that socket closes (nfnl_ulog_release()). The
+ * namespace's programs log NFLOG packets of bound groups only (its
+ * nflog_bound bitmap, dataplane_nflog_sync()), as the kernel builds
+ * nothing for a group without an instance.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -165,11 +168,27 @@ static void un_put(struct ulog_net *un)
 	free(un);
 }
 
+/* the dataplane logs to groups with an instance only */
+static int set_bound(struct net *net, uint16_t group, bool bound)
+{
+	if (!net->nflog_bound) {
+		net->nflog_bound = calloc(1, NFLOG_GROUPS / 8);
+		if (!net->nflog_bound)
+			return -ENOMEM;
+	}
+	if (bound)
+		net->nflog_bound[group / 8] |= (uint8_t)(1u << (group % 8));
+	else
+		net->nflog_bound[group / 8] &= (uint8_t)~(1u << (group % 8));
+	return dataplane_nflog_sync(net);
+}
+
 /* __instance_destroy(): pending messages are flushed first */
 static void inst_destroy(struct ulog_inst *inst)
 {
 	struct ulog_net *un = inst->un;
 
+	set_bound(un->net, inst->group, false);
 	list_del(&inst->list);
 	inst_flush(inst);
 	free(inst);
@@ -205,6 +224,10 @@ static struct ulog_inst *inst_create(struct net *net, uint16_t group,
 	inst->copy_mode = NFULNL_COPY_PACKET;
 	inst->copy_range = NFULNL_COPY_RANGE_MAX;
 	list_add(&inst->list, &un->insts);
+	if (set_bound(net, group, true)) {
+		inst_destroy(inst);
+		return NULL;
+	}
 	return inst;
 }
 

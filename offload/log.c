@@ -37,6 +37,8 @@
 /**
  * struct dp_log - log state of one namespace's dataplane
  * @map_fd: BPF_MAP_TYPE_RINGBUF the programs write
+ * @nflog_fd: ARRAY of one NFLOG_GROUPS-bit value: the groups NFLOG rules
+ *	      log to (those with an nfnetlink_log instance)
  * @rb: libbpf consumer of @map_fd
  * @net: the namespace
  * @init_net: the namespace is the host's first (nf_log_allowed())
@@ -49,6 +51,7 @@
  */
 struct dp_log {
 	int map_fd;
+	int nflog_fd;
 	struct ring_buffer *rb;
 	struct net *net;
 	bool init_net;
@@ -107,7 +110,18 @@ struct net *dp_log_net(const struct dp_log *lg)
 	return lg->net;
 }
 
-struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd)
+int dp_log_nflog_sync(struct dp_log *lg, const uint8_t *bound)
+{
+	static const uint8_t none[NFLOG_GROUPS / 8];
+	uint32_t key = 0;
+
+	if (bpf_map_update_elem(lg->nflog_fd, &key, bound ? bound : none, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd,
+			  int *nflog_fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct dp_log *lg = calloc(1, sizeof(*lg));
@@ -120,10 +134,14 @@ struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd)
 	lg->init_net = ns_fd >= 0 && !fstat(ns_fd, &a) &&
 		       !stat("/proc/1/ns/net", &b) &&
 		       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	lg->nflog_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_nflog", 4,
+				      NFLOG_GROUPS / 8, 1, NULL);
+	if (lg->nflog_fd < 0)
+		goto out_free;
 	lg->map_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "nfbpf_log", 0, 0,
 				    LOG_RING_SIZE, NULL);
 	if (lg->map_fd < 0)
-		goto out_free;
+		goto out_nflog;
 	lg->rb = ring_buffer__new(lg->map_fd, on_record, lg, NULL);
 	if (!lg->rb)
 		goto out_close;
@@ -131,12 +149,15 @@ struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd)
 	if (epoll_ctl(epfd, EPOLL_CTL_ADD, ring_buffer__epoll_fd(lg->rb), &ev))
 		goto out_rb;
 	*map_fd = lg->map_fd;
+	*nflog_fd = lg->nflog_fd;
 	return lg;
 
 out_rb:
 	ring_buffer__free(lg->rb);
 out_close:
 	close(lg->map_fd);
+out_nflog:
+	close(lg->nflog_fd);
 out_free:
 	free(lg);
 	return NULL;
@@ -153,6 +174,7 @@ void dp_log_free(struct dp_log *lg)
 			  NULL);
 	ring_buffer__free(lg->rb);
 	close(lg->map_fd);
+	close(lg->nflog_fd);
 	for (i = 0; i < lg->nprefixes; i++)
 		free(lg->prefixes[i]);
 	free(lg->prefixes);

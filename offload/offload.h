@@ -218,7 +218,11 @@ uint64_t dp_sets_written(const struct dp_sets *ss);
 struct dp_log;
 struct rule;
 struct codegen_log_rec;
-struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd);
+struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd,
+			  int *nflog_fd);
+/* dp_log_nflog_sync - the bound NFLOG groups (NFLOG_GROUPS bits, NULL:
+ * none) into the map of *@nflog_fd (0 or -errno) */
+int dp_log_nflog_sync(struct dp_log *lg, const uint8_t *bound);
 /* the namespace of @lg's records (dp_log_new()'s @net) */
 struct net *dp_log_net(const struct dp_log *lg);
 void dp_log_free(struct dp_log *lg);

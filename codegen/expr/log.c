@@ -293,6 +293,24 @@ void codegen_emit_nflog_record(struct codegen_prog *p,
 	uint32_t l_discard = codegen_label_new(p), l_submit = codegen_label_new(p);
 	uint32_t l_out = codegen_label_new(p);
 
+	/* no instance of the group: nothing (nfulnl_log_packet()); r0 =
+	 * the bound groups' bitmap; if !(r0[group / 8] >> group % 8 & 1)
+	 * goto out */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_KEY_OFF, 0));
+	codegen_emit_ld_map(p, R1, env->nflog_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R7, ec->cbase + 6));
+	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R2, 3));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R0, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R0, 0));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 7));
+	codegen_emit(p, INSN_ALU64_REG(BPF_RSH, R3, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, 1));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_out);
 	/* r1 = min(view length, the rule's snaplen, LOG_NFLOG_DATA) */
 	codegen_emit_view_len(p, env, R1, R2);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + 12));

@@ -33,6 +33,18 @@ static void setup(void)
 static void teardown(void)
 {
 	dataplane_net_free(&net);
+	free(net.nflog_bound);
+	net.nflog_bound = NULL;
+}
+
+/* an nfnetlink_log instance for @group (as nfnl/ulog.c marks it) */
+static void bind_group(uint16_t group)
+{
+	if (!net.nflog_bound)
+		net.nflog_bound = calloc(1, NFLOG_GROUPS / 8);
+	cr_assert_not_null(net.nflog_bound);
+	net.nflog_bound[group / 8] |= (uint8_t)(1u << (group % 8));
+	cr_assert_eq(dataplane_nflog_sync(&net), 0);
 }
 
 TestSuite(expr_log, .init = setup, .fini = teardown);
@@ -248,6 +260,8 @@ Test(expr_log, nflog_record_holds_the_packet_up_to_the_snaplen)
 		pkt[i] = (uint8_t)i;
 	pkt[2] = 700 >> 8;
 	pkt[3] = 700 & 0xff;
+	bind_group(5);
+	bind_group(6);
 	tm_nflog(&rb, "nf", 5, 3, 20);
 	tm_rule(base, &rb);
 	tm_log(&rb, "syslog ", 4, 0);
@@ -289,6 +303,7 @@ Test(expr_log, nflog_without_snaplen_copies_the_whole_packet)
 	tm_nflog(&rb, NULL, 1, 0, -1);
 	tm_rule(base, &rb);
 	tm_commit_ok(&net);
+	bind_group(1);	/* after the dataplane exists: pushed to it */
 	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, 1000), NF_ACCEPT);
 	cr_assert_geq(offload_log_read(&net, nfsink_or_skip, &g), 0);
 	cr_assert_eq(g.n, 1);
@@ -296,4 +311,31 @@ Test(expr_log, nflog_without_snaplen_copies_the_whole_packet)
 	cr_assert_eq(rec->group, 1);
 	cr_assert_eq(rec->caplen, 1000);
 	cr_assert_arr_eq(g.rec + LOG_NFLOG_HDR, pkt, 1000);
+}
+
+Test(expr_log, nflog_to_a_group_without_instance_records_nothing)
+{
+	struct tm_rb rb = { 0 };
+	struct nfgot g = { 0 };
+
+	bind_group(2);
+	bind_group(12);
+	tm_nflog(&rb, NULL, 10, 0, -1);
+	tm_rule(base, &rb);
+	tm_nflog(&rb, NULL, 3, 0, -1);
+	tm_rule(base, &rb);
+	tm_nflog(&rb, NULL, 12, 0, 8);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, plen), NF_ACCEPT);
+	cr_assert_geq(offload_log_read(&net, nfsink_or_skip, &g), 0);
+	cr_assert_eq(g.n, 1, "only group 12 has an instance");
+	cr_assert_eq(((const struct codegen_log_rec *)g.rec)->group, 12);
+	/* unbound again: nothing */
+	net.nflog_bound[12 / 8] = 0;
+	cr_assert_eq(dataplane_nflog_sync(&net), 0);
+	g.n = 0;
+	cr_assert_eq(tm_run(&net, base, 2, HOOK_OUT, pkt, plen), NF_ACCEPT);
+	cr_assert_geq(offload_log_read(&net, nfsink_or_skip, &g), 0);
+	cr_assert_eq(g.n, 0);
 }
