@@ -7,6 +7,10 @@
  * nf_log_syslog.c) prints the packet: same fields, same order, same
  * truncation of its 1020-byte line buffer.
  *
+ * NFLOG records (log group, xt NFLOG) share the ring: they go as struct
+ * dp_nflog to the daemon's nfnetlink_log (nfnl/ulog.c); the programs make
+ * them only for the groups set in the namespace's bound-groups map.
+ *
  * One epoll fd (dataplane_log_fd()) gathers every namespace's ring
  * buffer, so the daemon polls one descriptor for all of them.
  */
@@ -141,7 +145,7 @@ struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd,
 	lg->map_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "nfbpf_log", 0, 0,
 				    LOG_RING_SIZE, NULL);
 	if (lg->map_fd < 0)
-		goto out_nflog;
+		goto out_close_nflog;
 	lg->rb = ring_buffer__new(lg->map_fd, on_record, lg, NULL);
 	if (!lg->rb)
 		goto out_close;
@@ -156,7 +160,7 @@ out_rb:
 	ring_buffer__free(lg->rb);
 out_close:
 	close(lg->map_fd);
-out_nflog:
+out_close_nflog:
 	close(lg->nflog_fd);
 out_free:
 	free(lg);

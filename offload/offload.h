@@ -208,9 +208,10 @@ void dp_sets_gc(struct dp_sets *ss, struct codegen_env *env, struct set *s,
 uint64_t dp_sets_written(const struct dp_sets *ss);
 
 /*
- * log.c - log records (log expression). dp_log_new() makes the ring
- * buffer of a namespace (its fd into *@map_fd, owned by the dp_log) and
- * joins it to dataplane_log_fd(); dp_log_rule() gives each log expression
+ * log.c - log records (log expression, syslog and NFLOG). dp_log_new()
+ * makes the ring buffer of a namespace (its fd into *@map_fd, owned by the
+ * dp_log) and its bound NFLOG groups map (*@nflog_fd), and joins the ring
+ * to dataplane_log_fd(); dp_log_rule() gives each log expression
  * of @rule its prefix id (0 or -ENOMEM/-ENOSPC); dp_log_consume() hands
  * every waiting record to @fn with its prefix and whether the kernel would
  * log it (nf_log_allowed()), returning the count or -errno.
