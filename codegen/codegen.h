@@ -358,6 +358,8 @@ struct codegen_inflight {
  * @kf_dynptr_slice: vmlinux BTF id of kfunc bpf_dynptr_slice
  * @kf_dynptr_adjust: ... of bpf_dynptr_adjust
  * @kf_cast_to_kern_ctx: ... of bpf_cast_to_kern_ctx
+ * @kf_dynptr_copy: ... of bpf_dynptr_copy (0: not in this kernel; NFLOG
+ *		    records then carry no packet bytes)
  * @set_hash_fd: exact-match set elements, by key words (0 = not created)
  * @set_lpm_fd: interval set elements, by key bytes (0 = not created)
  * @set_range_fd: interval concatenation elements (0 = not created)
@@ -399,6 +401,7 @@ struct codegen_env {
 	int32_t kf_dynptr_slice;
 	int32_t kf_dynptr_adjust;
 	int32_t kf_cast_to_kern_ctx;
+	int32_t kf_dynptr_copy;
 	int set_hash_fd[SET_KEY_WORDS_MAX + 1];
 	int set_lpm_fd[SET_KLEN_MAX + 1];
 	int set_range_fd;
@@ -428,7 +431,7 @@ struct codegen_env {
 		/* struct nf_conntrack_tuple members */
 		int16_t tup_src_u3, tup_src_u, tup_l3num;
 		int16_t tup_dst_u3, tup_dst_u, tup_protonum;
-		int16_t dev_hard_header_len, skb_vlan_all;
+		int16_t dev_hard_header_len, skb_vlan_all, skb_tstamp;
 		/* bytes holding the ip_summed and csum_valid bitfields (-1:
 		 * not found) and their shifts */
 		int16_t skb_ip_summed, skb_csum_valid;
@@ -448,6 +451,7 @@ struct codegen_env {
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
+	int nflog_fd;	/* ARRAY, 1 x NFLOG_GROUPS / 8 bytes: groups bound */
 	int reject_fd;
 	int fib4_fd;
 };
@@ -508,6 +512,15 @@ struct codegen_reject_rec {
  */
 #define LOG_REC_MAC	32	/* mac header bytes copied */
 #define LOG_REC_DATA	512	/* packet bytes copied from the network header */
+/*
+ * NFLOG records (log group, xt NFLOG) are struct codegen_log_rec up to
+ * @data (LOG_NFLOG_HDR bytes) followed by @caplen packet bytes: reserved
+ * with bpf_ringbuf_reserve_dynptr() at their own size, copied with
+ * bpf_dynptr_copy(). @caplen is min(skb->len, the rule's snaplen if any,
+ * LOG_NFLOG_DATA); nfbpfd cuts it to the listener's copy range.
+ */
+#define LOG_NFLOG_DATA	65531	/* NFULNL_COPY_RANGE_MAX: the kernel's own cap */
+#define LOG_NFLOG_HDR	((uint32_t)offsetof(struct codegen_log_rec, data))
 
 /**
  * struct codegen_log_rec - one log record in the ring buffer
@@ -528,6 +541,16 @@ struct codegen_reject_rec {
  * @has_uid: LOG_F_UID and the skb's socket has a file: @uid/@gid are set
  * @uid: its file's fsuid (nf_log_dump_sk_uid_gid())
  * @gid: its file's fsgid
+ * @group: NFLOG: nfnetlink_log group
+ * @qthreshold: NFLOG: the rule's queue threshold (0: the instance's)
+ * @iif: NFLOG: input ifindex (with PKT_HAS_IN)
+ * @oif: NFLOG: output ifindex (with PKT_HAS_OUT)
+ * @protocol: NFLOG: skb->protocol, network order
+ * @nflog: 1: an NFLOG record of LOG_NFLOG_HDR + @caplen bytes (UID/GID
+ *	   read without LOG_F_UID nor the netns check, as nfnetlink_log)
+ * @tstamp: NFLOG: skb->tstamp (0: none)
+ * @tai_ns: NFLOG: bpf_ktime_get_tai_ns() when logged (skb_tstamp_cond()
+ *	    takes the time of day when the skb has no stamp)
  * @in: input device name
  * @out: output device name
  * @mac: LOG_REC_MAC bytes from the mac header (with PKT_LL)
@@ -551,6 +574,16 @@ struct codegen_log_rec {
 	uint32_t has_uid;
 	uint32_t uid;
 	uint32_t gid;
+	uint16_t group;
+	uint16_t qthreshold;
+	uint32_t iif;
+	uint32_t oif;
+	uint16_t protocol;
+	uint8_t nflog;
+	uint8_t pad;
+	uint32_t pad2;
+	uint64_t tstamp;
+	uint64_t tai_ns;
 	char in[16];
 	char out[16];
 	uint8_t mac[LOG_REC_MAC];
@@ -934,6 +967,19 @@ void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,
  */
 void codegen_emit_log_record(struct codegen_prog *p,
 			     const struct codegen_expr_ctx *ec);
+
+/*
+ * codegen_emit_nflog_record - the NFLOG form (log group, xt NFLOG): one
+ * NFLOG record (LOG_NFLOG_HDR + packet bytes) into the ring buffer, from
+ * the rule constants at @ec->cbase written by codegen_nflog_consts()
+ */
+void codegen_emit_nflog_record(struct codegen_prog *p,
+			       const struct codegen_expr_ctx *ec);
+#define LOG_NFLOG_ALL	0xffffffffu	/* no snaplen: the whole packet */
+/* the 16 bytes of NFLOG constants: u32 prefix id, 2 bytes 0, u16 group,
+ * u16 qthreshold, 2 bytes 0, u32 snaplen */
+void codegen_nflog_consts(uint8_t *dst, uint32_t prefix_id, uint16_t group,
+			  uint16_t qthreshold, uint32_t snaplen);
 
 /*
  * codegen_emit_reject_record - fill a reject record from the rule's

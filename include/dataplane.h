@@ -261,7 +261,71 @@ int dataplane_log_fd(void);
  * (the host's, or all when net.netfilter.nf_log_all_netns is 1).
  * Return: lines emitted, or -errno.
  */
+/**
+ * struct dp_nflog - one packet for nfnetlink_log (log group, xt NFLOG): what
+ * nfulnl_log_packet() reads of the packet, as the dataplane recorded it
+ * @group: the rule's group
+ * @qthreshold: the rule's queue threshold (0: the instance's)
+ * @pf: nf_hook_state.pf
+ * @hook: the hook number
+ * @protocol: skb->protocol, network order
+ * @mark: skb->mark
+ * @iif: input device ifindex (0: none)
+ * @oif: output device ifindex (0: none)
+ * @has_hw: an input device and a mac header (NFULA_HWTYPE, HWLEN, HWHEADER)
+ * @hwtype: skb->dev->type
+ * @hwlen: skb->dev->hard_header_len
+ * @hwheader: @hwlen bytes from the mac header (NULL: more than recorded)
+ * @hwaddr_len: bytes of NFULA_HWADDR (dev_parse_header()), 0: none
+ * @hwaddr: those bytes
+ * @has_uid: the skb's full socket has a file: @uid, @gid are its fsuid/fsgid
+ * @tstamp_ns: skb_tstamp_cond(skb, true): the skb's stamp or the time of
+ *	       day it was logged, ns since the epoch
+ * @len: skb->len
+ * @caplen: packet bytes recorded at @data (from skb->data)
+ * @prefix: the rule's prefix
+ */
+struct dp_nflog {
+	uint16_t group;
+	uint16_t qthreshold;
+	uint8_t pf;
+	uint8_t hook;
+	uint16_t protocol;
+	uint32_t mark;
+	uint32_t iif;
+	uint32_t oif;
+	bool has_hw;
+	uint16_t hwtype;
+	uint16_t hwlen;
+	const uint8_t *hwheader;
+	uint8_t hwaddr_len;
+	const uint8_t *hwaddr;
+	bool has_uid;
+	uint32_t uid;
+	uint32_t gid;
+	uint64_t tstamp_ns;
+	uint32_t len;
+	uint32_t caplen;
+	const uint8_t *data;
+	const char *prefix;
+};
+
+/**
+ * dataplane_nflog_sync - the programs of @net log NFLOG packets of the
+ * groups whose bit is set in @net->nflog_bound only (a group without an
+ * nfnetlink_log instance logs nothing): push that bitmap to them
+ * (no-op without a dataplane; 0 or -errno)
+ */
+int dataplane_nflog_sync(struct net *net);
+
+/*
+ * ... and each waiting NFLOG packet to @nflog with the namespace it was
+ * logged in (NULL @nflog: dropped)
+ */
+struct net;
 int dataplane_log_poll(void (*emit)(void *arg, int level, const char *line),
+		       void (*nflog)(void *arg, struct net *net,
+				     const struct dp_nflog *pkt),
 		       void *arg);
 
 /**

@@ -27,6 +27,7 @@ enum attr_kind {
 	ATTR_BINARY,		/* NLA_BINARY: @len = max length (0: any) */
 	ATTR_NESTED,
 	ATTR_REJECT,		/* present = -EINVAL */
+	ATTR_MINLEN,		/* NLA_UNSPEC with a .len: @len = min length */
 };
 
 /**
@@ -253,6 +254,30 @@ void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude_portid
 		    const void *data, size_t len);
 /** nfnl_has_listeners - does any client of @net listen to @group? */
 bool nfnl_has_listeners(struct net *net, unsigned int group);
+
+/**
+ * nfnl_unicast_hook - if set, delivers @len bytes of messages as one
+ * datagram to the socket @portid of @net, if there is one (the daemon
+ * sets it): how nfnetlink_log batches reach their listener
+ */
+extern void (*nfnl_unicast_hook)(struct net *net, uint32_t portid,
+				 const void *data, size_t len);
+/*
+ * nfnetlink_log (nfnl/ulog.c): nfnl_ulog_rcv() handles one
+ * NFNL_SUBSYS_ULOG message (0 or -errno for the ack);
+ * nfnl_ulog_release() drops the instances @cl's socket owns;
+ * nfnl_ulog_packet() logs one packet of @net to its group's instance (if
+ * bound); nfnl_ulog_timeout() is the ms until the next flush timer (-1:
+ * none) and nfnl_ulog_run_timers() flushes the batches whose time came.
+ */
+struct dp_nflog;
+int nfnl_ulog_rcv(struct client *cl, const struct nlmsghdr *nlh,
+		  struct extack *ext);
+void nfnl_ulog_release(struct client *cl);
+void nfnl_ulog_packet(struct net *net, const struct dp_nflog *pkt);
+int nfnl_ulog_timeout(void);
+void nfnl_ulog_run_timers(void);
+extern const struct attr_policy nfnl_ulog_cfg_policy[];
 
 /**
  * nfnl_error_hook - if set, called for every error ack (@err < 0) with

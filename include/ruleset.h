@@ -329,7 +329,12 @@ struct net {
 	uint64_t table_handle;
 	struct list_head tables;
 	void *dataplane;
+	struct ulog_net *ulog;	/* nfnetlink_log instances (nfnl/ulog.c) */
+	uint8_t *nflog_bound;	/* NFLOG_GROUPS bits: groups with an instance
+				 * (NULL: none yet), read by the dataplane */
 };
+
+#define NFLOG_GROUPS	65536
 
 static inline uint8_t genmask_cur(const struct net *net)
 {

@@ -59,6 +59,10 @@ static int validate_one(const struct nlattr *a, const struct attr_policy *pt,
 		if (pt->len && alen > pt->len)
 			goto out_range;
 		return 0;
+	case ATTR_MINLEN:
+		if (alen < pt->len)
+			goto out_range;
+		return 0;
 	case ATTR_NESTED:
 		if (alen == 0)
 			return 0;

@@ -315,6 +315,8 @@ static int rcv_msg(struct client *cl, const struct nlmsghdr *nlh,
 
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nfgenmsg))
 		return 0;
+	if (NFNL_SUBSYS_ID(nlh->nlmsg_type) == NFNL_SUBSYS_ULOG)
+		return nfnl_ulog_rcv(cl, nlh, ext);
 	cb = find_cb(nlh->nlmsg_type);
 	if (!cb)
 		return -EINVAL;

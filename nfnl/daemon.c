@@ -581,6 +581,44 @@ void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude_portid
 	}
 }
 
+/*
+ * nfnetlink_unicast(): to the socket @portid of @net, if it exists. The
+ * kernel drops what the listener's receive buffer cannot take; here a
+ * batch is dropped once UNICAST_BACKLOG bytes wait in the daemon beyond
+ * what the connection's socket buffers hold.
+ */
+#define UNICAST_BACKLOG	(4u << 20)
+
+static void unicast(struct net *net, uint32_t portid, const void *data,
+		    size_t len)
+{
+	struct conn *c;
+
+	list_for_each_entry(c, &d.conns, list) {
+		struct nfnl_buf *b = &c->cl.out.buf;
+
+		if (c->cl.net != net || c->cl.portid != portid || c->ctl < 0)
+			continue;
+		if (b->len - c->cl.out.sent + len > UNICAST_BACKLOG)
+			return;
+		nfnl_out_cut(&c->cl.out);
+		if (!nfnl_buf_reserve(b, len))
+			return;
+		memcpy(b->data + b->len, data, len);
+		b->len += len;
+		nfnl_out_cut(&c->cl.out);
+		flush(c, NULL);
+		return;
+	}
+}
+
+/* an NFLOG packet from the dataplane: to nfnetlink_log */
+static void nflog_emit(void *arg, struct net *net, const struct dp_nflog *pkt)
+{
+	(void)arg;
+	nfnl_ulog_packet(net, pkt);
+}
+
 bool nfnl_has_listeners(struct net *net, unsigned int group)
 {
 	struct conn *c;
@@ -714,6 +752,7 @@ int main(int argc, char **argv)
 	}
 	list_init(&d.conns);
 	list_init(&d.nets);
+	nfnl_unicast_hook = unicast;
 	d.lfd = listen_on(d.sock_path);
 	if (d.lfd < 0) {
 		fprintf(stderr, "nfbpfd: cannot listen on %s: %s\n", d.sock_path,
@@ -755,9 +794,12 @@ int main(int argc, char **argv)
 
 	while (!d.stop) {
 		struct epoll_event evs[64];
-		int i, n = epoll_wait(d.epfd, evs, 64, GC_INTERVAL_MS);
+		int i, n, tmo = nfnl_ulog_timeout();
 
+		n = epoll_wait(d.epfd, evs, 64,
+			       tmo >= 0 && tmo < GC_INTERVAL_MS ? tmo : GC_INTERVAL_MS);
 		gc_tick();
+		nfnl_ulog_run_timers();
 
 		for (i = 0; i < n && !d.stop; i++) {
 			int fd;
@@ -768,7 +810,7 @@ int main(int argc, char **argv)
 				continue;
 			}
 			if ((void *)c == &log_tag) {
-				dataplane_log_poll(kmsg_emit, NULL);
+				dataplane_log_poll(kmsg_emit, nflog_emit, NULL);
 				continue;
 			}
 			if ((void *)c == &link_tag) {

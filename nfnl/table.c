@@ -334,6 +334,7 @@ void nfnl_client_release(struct client *cl)
 	bool any = false;
 	int err = 0;
 
+	nfnl_ulog_release(cl);
 	if (!cl->net)
 		return;
 	list_for_each_entry(t, &cl->net->tables, list) {

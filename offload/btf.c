@@ -257,6 +257,7 @@ int offload_btf_env(struct codegen_env *env)
 		O("net_device", "type", dev_type),
 		O("net_device", "hard_header_len", dev_hard_header_len),
 		O("sk_buff", "vlan_all", skb_vlan_all),
+		O("sk_buff", "tstamp", skb_tstamp),
 		O("sk_buff", "dev", skb_dev),
 		O("net_device", "flags", dev_flags),
 		O("net_device", "addr_len", dev_addr_len),
@@ -313,6 +314,9 @@ int offload_btf_env(struct codegen_env *env)
 	if (id < 0)
 		return -ENOENT;
 	env->kf_cast_to_kern_ctx = id;
+	/* NFLOG payloads (6.15+); without it NFLOG records carry no bytes */
+	id = btf__find_by_name_kind(vmlinux, "bpf_dynptr_copy", BTF_KIND_FUNC);
+	env->kf_dynptr_copy = id < 0 ? 0 : id;
 	if (path_off("net_device", "nd_net.net", &env->off.dev_net, NULL))
 		return -ENOENT;
 	return probe_env(env);

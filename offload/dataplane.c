@@ -871,8 +871,9 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	}
 	dp->net = net;
 	dp->link_fd = links_open(net->ns_fd, dp);
-	dp->log = dp_log_new(net->ns_fd, &dp->env.log_fd);
-	if (!dp->log) {
+	dp->log = dp_log_new(net->ns_fd, net, &dp->env.log_fd,
+			     &dp->env.nflog_fd);
+	if (!dp->log || dp_log_nflog_sync(dp->log, net->nflog_bound)) {
 		ret = -ENOMEM;
 		err->msg = "cannot create the nfbpf log ring buffer";
 		goto out_free;
@@ -3559,6 +3560,13 @@ void dataplane_net_free(struct net *net)
 		offload_conntrack_disable(net->ns_fd);
 	dp_free(dp);
 	net->dataplane = NULL;
+}
+
+int dataplane_nflog_sync(struct net *net)
+{
+	struct dataplane *dp = net->dataplane;
+
+	return dp ? dp_log_nflog_sync(dp->log, net->nflog_bound) : 0;
 }
 
 int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,

@@ -7,6 +7,10 @@
  * nf_log_syslog.c) prints the packet: same fields, same order, same
  * truncation of its 1020-byte line buffer.
  *
+ * NFLOG records (log group, xt NFLOG) share the ring: they go as struct
+ * dp_nflog to the daemon's nfnetlink_log (nfnl/ulog.c); the programs make
+ * them only for the groups set in the namespace's bound-groups map.
+ *
  * One epoll fd (dataplane_log_fd()) gathers every namespace's ring
  * buffer, so the daemon polls one descriptor for all of them.
  */
@@ -16,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <endian.h>
 #include <sys/epoll.h>
@@ -29,13 +34,17 @@
 #include "offload/offload.h"
 #include "expr/log.h"
 
-#define LOG_RING_SIZE	(256 * 1024)	/* bytes per namespace */
+#define LOG_RING_SIZE	(1024 * 1024)	/* bytes per namespace: 16 NFLOG
+					 * records of a whole 64 KiB packet */
 #define PREFIX_MAX	(1u << 20)	/* distinct prefixes per namespace */
 
 /**
  * struct dp_log - log state of one namespace's dataplane
  * @map_fd: BPF_MAP_TYPE_RINGBUF the programs write
+ * @nflog_fd: ARRAY of one NFLOG_GROUPS-bit value: the groups NFLOG rules
+ *	      log to (those with an nfnetlink_log instance)
  * @rb: libbpf consumer of @map_fd
+ * @net: the namespace
  * @init_net: the namespace is the host's first (nf_log_allowed())
  * @prefixes: interned prefixes, id = index + 1; never freed before @dp_log
  * @nprefixes: count
@@ -46,7 +55,9 @@
  */
 struct dp_log {
 	int map_fd;
+	int nflog_fd;
 	struct ring_buffer *rb;
+	struct net *net;
 	bool init_net;
 	char **prefixes;
 	uint32_t nprefixes, cap;
@@ -88,7 +99,9 @@ static int on_record(void *ctx, void *data, size_t size)
 	const struct codegen_log_rec *rec = data;
 	const char *prefix = "";
 
-	if (size < sizeof(*rec) || !lg->sink)
+	if (size < LOG_NFLOG_HDR || !lg->sink)
+		return 0;
+	if (rec->nflog ? size < LOG_NFLOG_HDR + rec->caplen : size < sizeof(*rec))
 		return 0;
 	if (rec->prefix_id && rec->prefix_id <= lg->nprefixes)
 		prefix = lg->prefixes[rec->prefix_id - 1];
@@ -96,7 +109,23 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-struct dp_log *dp_log_new(int ns_fd, int *map_fd)
+struct net *dp_log_net(const struct dp_log *lg)
+{
+	return lg->net;
+}
+
+int dp_log_nflog_sync(struct dp_log *lg, const uint8_t *bound)
+{
+	static const uint8_t none[NFLOG_GROUPS / 8];
+	uint32_t key = 0;
+
+	if (bpf_map_update_elem(lg->nflog_fd, &key, bound ? bound : none, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd,
+			  int *nflog_fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct dp_log *lg = calloc(1, sizeof(*lg));
@@ -105,13 +134,18 @@ struct dp_log *dp_log_new(int ns_fd, int *map_fd)
 
 	if (!lg || epfd < 0)
 		goto out_free;
+	lg->net = net;
 	lg->init_net = ns_fd >= 0 && !fstat(ns_fd, &a) &&
 		       !stat("/proc/1/ns/net", &b) &&
 		       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	lg->nflog_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_nflog", 4,
+				      NFLOG_GROUPS / 8, 1, NULL);
+	if (lg->nflog_fd < 0)
+		goto out_free;
 	lg->map_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "nfbpf_log", 0, 0,
 				    LOG_RING_SIZE, NULL);
 	if (lg->map_fd < 0)
-		goto out_free;
+		goto out_close_nflog;
 	lg->rb = ring_buffer__new(lg->map_fd, on_record, lg, NULL);
 	if (!lg->rb)
 		goto out_close;
@@ -119,12 +153,15 @@ struct dp_log *dp_log_new(int ns_fd, int *map_fd)
 	if (epoll_ctl(epfd, EPOLL_CTL_ADD, ring_buffer__epoll_fd(lg->rb), &ev))
 		goto out_rb;
 	*map_fd = lg->map_fd;
+	*nflog_fd = lg->nflog_fd;
 	return lg;
 
 out_rb:
 	ring_buffer__free(lg->rb);
 out_close:
 	close(lg->map_fd);
+out_close_nflog:
+	close(lg->nflog_fd);
 out_free:
 	free(lg);
 	return NULL;
@@ -141,6 +178,7 @@ void dp_log_free(struct dp_log *lg)
 			  NULL);
 	ring_buffer__free(lg->rb);
 	close(lg->map_fd);
+	close(lg->nflog_fd);
 	for (i = 0; i < lg->nprefixes; i++)
 		free(lg->prefixes[i]);
 	free(lg->prefixes);
@@ -771,13 +809,64 @@ size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 	return (size_t)snprintf(line, size, "%s", m.buf + 2);
 }
 
-/* ---- the namespaces' records, as lines ---- */
+/* ---- the namespaces' records, as lines and NFLOG packets ---- */
 
 struct poll_ctx {
 	void (*emit)(void *arg, int level, const char *line);
+	void (*nflog)(void *arg, struct net *net, const struct dp_nflog *pkt);
 	void *arg;
+	struct net *net;
 	int n;
 };
+
+#define ARPHRD_LOOPBACK	772
+
+/* nflog_pkt - the NFLOG record @rec as nfnetlink_log reads the skb */
+static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
+		      struct dp_nflog *pkt)
+{
+	bool ll = rec->has_dev && (rec->pktflags & PKT_LL);
+
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->group = rec->group;
+	pkt->qthreshold = rec->qthreshold;
+	pkt->pf = rec->pf;
+	pkt->hook = rec->hook;
+	pkt->protocol = rec->protocol;
+	pkt->mark = rec->mark;
+	pkt->iif = rec->pktflags & PKT_HAS_IN ? rec->iif : 0;
+	pkt->oif = rec->pktflags & PKT_HAS_OUT ? rec->oif : 0;
+	if (pkt->iif && ll) {
+		pkt->has_hw = true;
+		pkt->hwtype = rec->dev_type;
+		pkt->hwlen = rec->hard_header_len;
+		pkt->hwheader = rec->hard_header_len <= LOG_REC_MAC ? rec->mac : NULL;
+		/* dev_parse_header(): eth_header_parse() gives the source */
+		if ((rec->dev_type == ARPHRD_ETHER ||
+		     rec->dev_type == ARPHRD_LOOPBACK) && rec->mac_hdr_len > 0) {
+			pkt->hwaddr = rec->mac + 6;
+			pkt->hwaddr_len = 6;
+		}
+	}
+	pkt->tstamp_ns = rec->tstamp;
+	if (!pkt->tstamp_ns) {
+		/* the time of day of CLOCK_TAI's rec->tai_ns */
+		struct timespec tai, real;
+
+		clock_gettime(CLOCK_TAI, &tai);
+		clock_gettime(CLOCK_REALTIME, &real);
+		pkt->tstamp_ns = rec->tai_ns -
+				 ((uint64_t)tai.tv_sec * 1000000000u + tai.tv_nsec) +
+				 ((uint64_t)real.tv_sec * 1000000000u + real.tv_nsec);
+	}
+	pkt->has_uid = rec->has_uid;
+	pkt->uid = rec->uid;
+	pkt->gid = rec->gid;
+	pkt->len = rec->len;
+	pkt->caplen = rec->caplen;
+	pkt->data = rec->data;
+	pkt->prefix = prefix;
+}
 
 static void emit_record(void *arg, const struct codegen_log_rec *rec,
 			const char *prefix, bool allowed)
@@ -785,6 +874,16 @@ static void emit_record(void *arg, const struct codegen_log_rec *rec,
 	struct poll_ctx *pc = arg;
 	char line[LBUF_SIZE + 1];
 
+	if (rec->nflog) {
+		struct dp_nflog pkt;
+
+		if (!pc->nflog)
+			return;
+		nflog_pkt(rec, prefix, &pkt);
+		pc->nflog(pc->arg, pc->net, &pkt);
+		pc->n++;
+		return;
+	}
 	if (!allowed)	/* nf_log_allowed(): host netns or nf_log_all_netns */
 		return;
 	offload_log_format(rec, prefix, line, sizeof(line));
@@ -793,10 +892,12 @@ static void emit_record(void *arg, const struct codegen_log_rec *rec,
 }
 
 int dataplane_log_poll(void (*emit)(void *arg, int level, const char *line),
+		       void (*nflog)(void *arg, struct net *net,
+				     const struct dp_nflog *pkt),
 		       void *arg)
 {
 	struct epoll_event evs[16];
-	struct poll_ctx pc = { .emit = emit, .arg = arg };
+	struct poll_ctx pc = { .emit = emit, .nflog = nflog, .arg = arg };
 	int i, n, epfd = dataplane_log_fd();
 
 	if (epfd < 0)
@@ -804,7 +905,9 @@ int dataplane_log_poll(void (*emit)(void *arg, int level, const char *line),
 	n = epoll_wait(epfd, evs, 16, 0);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		pc.net = dp_log_net(evs[i].data.ptr);
 		dp_log_consume(evs[i].data.ptr, emit_record, &pc);
+	}
 	return pc.n;
 }

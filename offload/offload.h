@@ -214,9 +214,10 @@ void dp_sets_gc(struct dp_sets *ss, struct codegen_env *env, struct set *s,
 uint64_t dp_sets_written(const struct dp_sets *ss);
 
 /*
- * log.c - log records (log expression). dp_log_new() makes the ring
- * buffer of a namespace (its fd into *@map_fd, owned by the dp_log) and
- * joins it to dataplane_log_fd(); dp_log_rule() gives each log expression
+ * log.c - log records (log expression, syslog and NFLOG). dp_log_new()
+ * makes the ring buffer of a namespace (its fd into *@map_fd, owned by the
+ * dp_log) and its bound NFLOG groups map (*@nflog_fd), and joins the ring
+ * to dataplane_log_fd(); dp_log_rule() gives each log expression
  * of @rule its prefix id (0 or -ENOMEM/-ENOSPC); dp_log_consume() hands
  * every waiting record to @fn with its prefix and whether the kernel would
  * log it (nf_log_allowed()), returning the count or -errno.
@@ -224,7 +225,13 @@ uint64_t dp_sets_written(const struct dp_sets *ss);
 struct dp_log;
 struct rule;
 struct codegen_log_rec;
-struct dp_log *dp_log_new(int ns_fd, int *map_fd);
+struct dp_log *dp_log_new(int ns_fd, struct net *net, int *map_fd,
+			  int *nflog_fd);
+/* dp_log_nflog_sync - the bound NFLOG groups (NFLOG_GROUPS bits, NULL:
+ * none) into the map of *@nflog_fd (0 or -errno) */
+int dp_log_nflog_sync(struct dp_log *lg, const uint8_t *bound);
+/* the namespace of @lg's records (dp_log_new()'s @net) */
+struct net *dp_log_net(const struct dp_log *lg);
 void dp_log_free(struct dp_log *lg);
 int dp_log_rule(struct dp_log *lg, struct rule *rule);
 int dp_log_consume(struct dp_log *lg,

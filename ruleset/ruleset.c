@@ -32,6 +32,7 @@ void ruleset_net_free(struct net *net)
 	if (!net)
 		return;
 	dataplane_net_free(net);
+	free(net->nflog_bound);
 	list_for_each_entry_safe(t, tn, &net->tables, list) {
 		list_del(&t->list);
 		ruleset_table_free(t);

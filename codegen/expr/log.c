@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * log.c - log the packet (nft_log.c, syslog form): fill a struct
- * codegen_log_rec in the namespace's ring buffer with what nf_log_syslog
- * prints; nfbpfd formats and writes the line (offload/log.c). Prefix,
- * level and flags are rule constants: every log rule shares one shape.
+ * log.c - log the packet (nft_log.c): fill a struct codegen_log_rec in
+ * the namespace's ring buffer with what nf_log_syslog prints (nfbpfd
+ * formats and writes the line, offload/log.c) or, for `log group N`,
+ * with what nfnetlink_log puts in its NFULNL_MSG_PACKET and the packet
+ * bytes (nfbpfd builds the message for the group's listener, nfnl/ulog.c).
+ * Prefix, level, flags, group, snaplen and queue threshold are rule
+ * constants: every log rule of one kind shares one shape.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -22,12 +25,7 @@ static int log_check(const struct expr *e, struct dp_error *err)
 {
 	const struct expr_log *l = expr_priv(e);
 
-	if (l->type == LOG_TYPE_NFLOG) {
-		err->msg = "log group (NFLOG) is not supported by the nfbpf dataplane: "
-			   "nfnetlink_log groups are the kernel's, nfbpfd cannot feed them";
-		return -EOPNOTSUPP;
-	}
-	if (l->level == LOG_LEVEL_AUDIT) {
+	if (l->type == LOG_TYPE_SYSLOG && l->level == LOG_LEVEL_AUDIT) {
 		err->msg = "log level audit is not supported by the nfbpf dataplane: "
 			   "AUDIT_NETFILTER_PKT records come from the kernel only, userspace may send AUDIT_USER ones";
 		return -EOPNOTSUPP;
@@ -37,14 +35,19 @@ static int log_check(const struct expr *e, struct dp_error *err)
 
 static uint32_t log_const_size(const struct expr *e)
 {
-	(void)e;
-	return 8;	/* prefix id, level, flags, 2 bytes pad */
+	const struct expr_log *l = expr_priv(e);
+
+	/* prefix id, level, flags, 2 bytes pad; nflog: group, qthreshold,
+	 * 2 bytes pad, snaplen (LOG_NFLOG_ALL: none) */
+	return l->type == LOG_TYPE_NFLOG ? 16 : 8;
 }
 
+/* the syslog and the NFLOG record are different code */
 static void log_shape(const struct expr *e, struct codegen_key *k)
 {
-	(void)e;
-	(void)k;
+	const struct expr_log *l = expr_priv(e);
+
+	codegen_key_put(k, &l->type, sizeof(l->type));
 }
 
 static void log_consts(const struct expr *e, uint8_t *dst,
@@ -53,10 +56,25 @@ static void log_consts(const struct expr *e, uint8_t *dst,
 	const struct expr_log *l = expr_priv(e);
 
 	(void)cc;
+	if (l->type == LOG_TYPE_NFLOG) {
+		codegen_nflog_consts(dst, l->prefix_id, l->group, l->qthreshold,
+				     l->has_snaplen ? l->snaplen : LOG_NFLOG_ALL);
+		return;
+	}
 	memcpy(dst, &l->prefix_id, 4);
 	dst[4] = l->level;
 	dst[5] = l->logflags;
 	dst[6] = dst[7] = 0;
+}
+
+void codegen_nflog_consts(uint8_t *dst, uint32_t prefix_id, uint16_t group,
+			  uint16_t qthreshold, uint32_t snaplen)
+{
+	memset(dst, 0, 16);
+	memcpy(dst, &prefix_id, 4);
+	memcpy(dst + 6, &group, 2);
+	memcpy(dst + 8, &qthreshold, 2);
+	memcpy(dst + 12, &snaplen, 4);
 }
 
 /*
@@ -119,25 +137,38 @@ static void emit_hook(struct codegen_prog *p, const struct codegen_env *env)
 	codegen_label_bind(p, l_done);
 }
 
-void codegen_emit_log_record(struct codegen_prog *p,
-			     const struct codegen_expr_ctx *ec)
+/*
+ * emit_fill - the record at r9 but its packet bytes: from the rule
+ * constants at ec->cbase, the packet info (r6) and the skb. @nflog: the
+ * NFLOG fields too, and the socket owner read as nfnetlink_log reads it
+ * (always, whatever its netns); else with LOG_F_UID and the netns check of
+ * nf_log_dump_sk_uid_gid().
+ */
+static void emit_fill(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		      bool nflog)
 {
 	const struct codegen_env *env = ec->env;
-	uint32_t l_out = codegen_label_new(p), l_nodev = codegen_label_new(p);
+	uint32_t l_nodev = codegen_label_new(p);
 	uint32_t l_noll = codegen_label_new(p), l_nouid = codegen_label_new(p);
 	int i;
 
-	/* r0 = bpf_ringbuf_reserve(log, sizeof(rec), 0); if !r0 goto out */
-	codegen_emit_ld_map(p, R1, env->log_fd);
-	codegen_emit(p, INSN_MOV64_IMM(R2, sizeof(struct codegen_log_rec)));
-	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_reserve));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
-	codegen_emit(p, INSN_MOV64_REG(R9, R0));
-	/* 1. rule constants: prefix id, level, flags */
+	/* 1. rule constants: prefix id, level, flags (nflog: group, qthreshold) */
 	copy_field(p, BPF_W, R7, ec->cbase, REC(prefix_id));
 	copy_field(p, BPF_B, R7, ec->cbase + 4, REC(level));
 	copy_field(p, BPF_B, R7, ec->cbase + 5, REC(logflags));
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(nflog), nflog));
+	if (nflog) {
+		copy_field(p, BPF_H, R7, ec->cbase + 6, REC(group));
+		copy_field(p, BPF_H, R7, ec->cbase + 8, REC(qthreshold));
+		copy_field(p, BPF_W, R6, PKT_OFF(iif), REC(iif));
+		copy_field(p, BPF_W, R6, PKT_OFF(oif), REC(oif));
+		copy_field(p, BPF_H, R6, PKT_OFF(protocol), REC(protocol));
+		/* rec->tstamp = skb->tstamp; rec->tai_ns = bpf_ktime_get_tai_ns() */
+		emit_skb(p, env, R2);
+		copy_field(p, BPF_DW, R2, env->off.skb_tstamp, REC(tstamp));
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ktime_get_tai_ns));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R0, REC(tai_ns)));
+	}
 	/* 2. packet info: rec->hook = ctx->state->hook; pf, len, mark, flags */
 	emit_hook(p, env);
 	copy_field(p, BPF_B, R6, PKT_OFF(nfproto), REC(pf));
@@ -169,12 +200,15 @@ void codegen_emit_log_record(struct codegen_prog *p,
 	copy_field(p, BPF_H, R2, env->off.dev_hard_header_len,
 		   REC(hard_header_len));
 	codegen_label_bind(p, l_nodev);
-	/* 4. socket owner, with LOG_F_UID (nf_log_dump_sk_uid_gid()) */
+	/* 4. socket owner, with LOG_F_UID (nf_log_dump_sk_uid_gid()) or
+	 * always (nfnetlink_log) */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, REC(has_uid), 0));
 	if (uid_ok(env)) {
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7, ec->cbase + 5));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, LOG_F_UID));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_nouid);
+		if (!nflog) {
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7, ec->cbase + 5));
+			codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, LOG_F_UID));
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_nouid);
+		}
 		/* r2 = skb->sk; if !r2 goto nouid */
 		emit_skb(p, env, R2);
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.skb_sk));
@@ -183,15 +217,17 @@ void codegen_emit_log_record(struct codegen_prog *p,
 		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R2, env->off.sk_state));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_TIME_WAIT, 0), l_nouid);
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_NEW_SYN_RECV, 0), l_nouid);
-		/* if sock_net(sk) != ctx->state->net goto nouid */
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R2, env->off.sk_net));
-		if (env->ctx == CODEGEN_CTX_NF) {
-			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, env->off.ctx_state));
-			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R3, env->off.st_net));
-		} else {
-			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(net_addr)));
+		if (!nflog) {
+			/* if sock_net(sk) != ctx->state->net goto nouid */
+			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R2, env->off.sk_net));
+			if (env->ctx == CODEGEN_CTX_NF) {
+				codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, env->off.ctx_state));
+				codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R3, env->off.st_net));
+			} else {
+				codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(net_addr)));
+			}
+			codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_nouid);
 		}
-		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_nouid);
 		/* r2 = sk->sk_socket->file->f_cred, each maybe NULL */
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.sk_socket));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_nouid);
@@ -221,16 +257,134 @@ void codegen_emit_log_record(struct codegen_prog *p,
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(ll_addr)));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
 	codegen_label_bind(p, l_noll);
+}
+
+void codegen_emit_log_record(struct codegen_prog *p,
+			     const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_out = codegen_label_new(p);
+
+	/* r0 = bpf_ringbuf_reserve(log, sizeof(rec), 0); if !r0 goto out */
+	codegen_emit_ld_map(p, R1, env->log_fd);
+	codegen_emit(p, INSN_MOV64_IMM(R2, sizeof(struct codegen_log_rec)));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_reserve));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	emit_fill(p, ec, false);
 	/* 6. packet bytes, 7. bpf_ringbuf_submit(rec, 0) */
 	codegen_emit_rec_submit(p, env, REC(caplen), REC(data), LOG_REC_DATA);
+	codegen_label_bind(p, l_out);
+}
+
+/*
+ * The NFLOG record: its ring buffer dynptr lives in the shape frame's
+ * packet buffer (SHAPE_BUF_OFF, 16 of its 64 bytes), the copy length at
+ * SHAPE_KEY_OFF, the packet view's dynptr at SHAPE_DYNPTR_OFF.
+ */
+#define RB_DYNPTR	SHAPE_BUF_OFF
+
+void codegen_emit_nflog_record(struct codegen_prog *p,
+			       const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_snap = codegen_label_new(p), l_cap = codegen_label_new(p);
+	uint32_t l_discard = codegen_label_new(p), l_submit = codegen_label_new(p);
+	uint32_t l_out = codegen_label_new(p);
+
+	/* no instance of the group: nothing (nfulnl_log_packet()); r0 =
+	 * the bound groups' bitmap; if !(r0[group / 8] >> group % 8 & 1)
+	 * goto out */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_KEY_OFF, 0));
+	codegen_emit_ld_map(p, R1, env->nflog_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R7, ec->cbase + 6));
+	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R2, 3));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R0, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R0, 0));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 7));
+	codegen_emit(p, INSN_ALU64_REG(BPF_RSH, R3, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, 1));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_out);
+	/* r1 = min(view length, the rule's snaplen, LOG_NFLOG_DATA) */
+	codegen_emit_view_len(p, env, R1, R2);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + 12));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLE, R1, R2, 0), l_snap);
+	codegen_emit(p, INSN_MOV64_REG(R1, R2));
+	codegen_label_bind(p, l_snap);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R1, LOG_NFLOG_DATA, 0), l_cap);
+	codegen_emit(p, INSN_MOV64_IMM(R1, LOG_NFLOG_DATA));
+	codegen_label_bind(p, l_cap);
+	if (!env->kf_dynptr_copy)
+		codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, SHAPE_KEY_OFF));
+	/* bpf_ringbuf_reserve_dynptr(log, HDR + r1, 0, &rb); if it fails,
+	 * the dynptr still has to be discarded */
+	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, LOG_NFLOG_HDR));
+	codegen_emit_ld_map(p, R1, env->log_fd);
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_emit(p, INSN_MOV64_REG(R4, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R4, RB_DYNPTR));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_reserve_dynptr));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_discard);
+	/* r9 = bpf_dynptr_data(&rb, 0, HDR); if !r9 goto discard */
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, RB_DYNPTR));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_IMM(R3, LOG_NFLOG_HDR));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_data));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_discard);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	emit_fill(p, ec, true);
+	/* rec->caplen = r1 */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, REC(caplen)));
+	if (env->kf_dynptr_copy) {
+		/* bpf_dynptr_copy(&rb, HDR, &view, 0, caplen); if it fails,
+		 * rec->caplen = 0 */
+		codegen_emit_dynptr(p, env, R8, SHAPE_DYNPTR_OFF);
+		codegen_emit(p, INSN_MOV64_REG(R1, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, RB_DYNPTR));
+		codegen_emit(p, INSN_MOV64_IMM(R2, LOG_NFLOG_HDR));
+		codegen_emit(p, INSN_MOV64_REG(R3, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+		codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R5, R10, SHAPE_KEY_OFF));
+		codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_copy));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_submit);
+		codegen_emit(p, INSN_ST_MEM(BPF_H, R9, REC(caplen), 0));
+	}
+	/* bpf_ringbuf_submit_dynptr(&rb, 0) */
+	codegen_label_bind(p, l_submit);
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, RB_DYNPTR));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_submit_dynptr));
+	codegen_emit_jmp(p, INSN_JA(0), l_out);
+	/* bpf_ringbuf_discard_dynptr(&rb, 0) */
+	codegen_label_bind(p, l_discard);
+	codegen_emit(p, INSN_MOV64_REG(R1, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, RB_DYNPTR));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_discard_dynptr));
 	codegen_label_bind(p, l_out);
 }
 
 static void log_emit(struct codegen_prog *p, const struct expr *e,
 		     const struct codegen_expr_ctx *ec)
 {
-	(void)e;
-	codegen_emit_log_record(p, ec);
+	const struct expr_log *l = expr_priv(e);
+
+	if (l->type == LOG_TYPE_NFLOG)
+		codegen_emit_nflog_record(p, ec);
+	else
+		codegen_emit_log_record(p, ec);
 }
 
 static uint32_t *log_prefix(struct expr *e, const char **prefix)

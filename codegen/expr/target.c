@@ -5,7 +5,7 @@
  * state (REJECT sends, MARK/DSCP/TCPMSS mangle, CT/NOTRACK touch
  * conntrack, NFQUEUE queues, NFLOG feeds nfnetlink_log), and the kernel
  * refuses the standard target itself. The ones the dataplane can run
- * have a translation in codegen/xt/ (LOG, REJECT); every other one is refused at
+ * have a translation in codegen/xt/ (LOG, NFLOG, REJECT); every other one is refused at
  * commit, naming the extension, until the dataplane can do what it does.
  */
 #include <errno.h>
@@ -16,6 +16,7 @@
 
 static const struct codegen_xt_ops *const xt_targets[] = {
 	&codegen_xt_log,
+	&codegen_xt_nflog,
 	&codegen_xt_reject4,
 	&codegen_xt_reject6,
 };

@@ -32,7 +32,9 @@
  * the builders emit: rule expressions, set descriptions, set elements, chain
  * hooks) tile their container exactly, with no duplicate top-level
  * attribute. The events handed to nfnl_multicast() get the same message and
- * attribute checks. A violation abort()s: that is a finding.
+ * attribute checks, and so do the nfnetlink_log batches of a packet logged
+ * to groups 0-3 after each input (log_packets()). A violation abort()s:
+ * that is a finding.
  *
  * FAKE DATAPLANE: the real dataplane (codegen/, offload/) compiles and
  * loads BPF programs. This target links instead the stub below, which
@@ -111,6 +113,7 @@ void dataplane_elem_gc(struct net *net, struct set *s, const struct set_elem *e)
 	(void)e;
 }
 void dataplane_net_free(struct net *net) { (void)net; }
+int dataplane_nflog_sync(struct net *net) { (void)net; return 0; }
 
 int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 			   uint64_t *bytes)
@@ -358,6 +361,13 @@ static void check_msgs(const uint8_t *buf, size_t len, const size_t *ends,
 				fail("%s: nf_tables message of %u bytes", what, h.nlmsg_len);
 			check_attrs(buf + off + hl, h.nlmsg_len - hl,
 				    top_nest(h.nlmsg_type), 0, what);
+		} else if (NFNL_SUBSYS_ID(h.nlmsg_type) == NFNL_SUBSYS_ULOG) {
+			size_t hl = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct nfgenmsg));
+
+			if (h.nlmsg_len < hl)
+				fail("%s: nfnetlink_log message of %u bytes", what,
+				     h.nlmsg_len);
+			check_attrs(buf + off + hl, h.nlmsg_len - hl, N_UNIQUE, 0, what);
 		}
 		off += NLMSG_ALIGN(h.nlmsg_len);
 		/* datagram ends fall on message boundaries */
@@ -418,6 +428,7 @@ static void hist_free(void);
 
 static void net_reset(void)
 {
+	nfnl_ulog_release(&cl);	/* nfnetlink_log instances it bound */
 	nfnl_out_fini(&cl.out);
 	ruleset_net_free(cl.net);
 	memset(&cl, 0, sizeof(cl));
@@ -434,6 +445,7 @@ static void net_reset(void)
 static void cleanup(void)
 {
 	hist_free();
+	nfnl_ulog_release(&cl);
 	nfnl_out_fini(&cl.out);
 	ruleset_net_free(cl.net);
 	cl.net = NULL;
@@ -503,6 +515,42 @@ static void feed(const uint8_t *data, size_t size, const char *what)
 		dump_out(what);
 	/* the daemon sends and compacts; here the replies are dropped */
 	nfnl_out_fini(&cl.out);
+}
+
+/* nfnetlink_log batches (nfnl_unicast_hook): whole, checked messages */
+static void ulog_unicast(struct net *net, uint32_t portid, const void *data,
+			 size_t len)
+{
+	if (net != cl.net || portid != cl.portid)
+		fail("nflog batch for port %u of another net", portid);
+	check_msgs(data, len, NULL, 0, false, "nflog batch");
+}
+
+/*
+ * log_packets - a packet to groups 0..3 through nfnetlink_log, as the
+ * dataplane hands them over: the instances the inputs bound (copy modes,
+ * ranges, thresholds, flags) build and flush their batches
+ */
+static void log_packets(void)
+{
+	static const uint8_t payload[96] = { 0x45, 0, 0, 96 };
+	static const uint8_t mac[14] = { 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 8, 0 };
+	struct dp_nflog p = {
+		.pf = 2, .hook = 1, .protocol = htobe16(0x0800), .mark = 7,
+		.iif = 2, .has_hw = true, .hwtype = 1, .hwlen = 14,
+		.hwheader = mac, .hwaddr_len = 6, .hwaddr = mac + 6,
+		.has_uid = true, .len = 96, .caplen = 96, .data = payload,
+		.prefix = "fuzz", .tstamp_ns = 1,
+	};
+	uint16_t g;
+
+	nfnl_unicast_hook = ulog_unicast;
+	for (g = 0; g < 4; g++) {
+		p.group = g;
+		p.qthreshold = g;
+		nfnl_ulog_packet(cl.net, &p);
+	}
+	nfnl_ulog_run_timers();
 }
 
 static size_t put_batch_msg(uint8_t *p, uint16_t type, uint32_t seq)
@@ -669,6 +717,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dp_fail_next = is_fail_begin(data, size);
 	feed(data, size, "as-is");
 	dp_fail_next = 0;
+	log_packets();
 
 	/* 2. one datagram per batch, if it holds several */
 	feed_split(data, size);
