@@ -91,7 +91,11 @@
 enum rec_kind { REC_HEAD, REC_RULE, REC_FOLD };
 
 #define FOLD_MIN	8	/* rules a run needs to be folded */
-#define FOLD_MAX	(1u << 20)	/* fold map entries */
+/* fold map entries: a hash map allocates its buckets up front, 16 bytes
+ * per entry of max_entries even without preallocated elements, for every
+ * namespace served; folding stops quietly past this many keys (the rest of
+ * a run is walked rule by rule) */
+#define FOLD_MAX	(1u << 17)
 
 /**
  * struct dp_rec - a rule map entry owned by a chain head or a rule
