@@ -438,6 +438,7 @@ struct codegen_env {
 		int16_t acct_packets, acct_bytes, acct_stride;	/* nf_conn_acct */
 		int16_t help_helper, helper_name;
 		int16_t net_fib_custom;	/* net.ipv4.fib_has_custom_rules, -1 */
+		int16_t dev_flags, sk_rx_dst_ifindex;	/* -1: not in this kernel */
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
@@ -560,12 +561,25 @@ struct codegen_log_rec {
  *    RT_TABLE_LOCAL sees it once policy rules have unmerged the tables;
  *  - FIB4_TABLE_MERGED: local and main together, as the merged trie
  *    holds them while the namespace has no custom rules (local's aliases
- *    first on a prefix both have).
+ *    first on a prefix both have);
+ *  - FIB4_TABLE_STATUS: one entry (prefix length 32: the table alone)
+ *    whose flags say what holds for the whole namespace (FIB4_F_TOS).
  * The program picks one by reading net->ipv4.fib_has_custom_rules.
  */
 #define FIB4_TABLE_MERGED	0
+#define FIB4_TABLE_STATUS	1
 #define FIB4_TABLE_LOCAL	255	/* RT_TABLE_LOCAL */
 #define FIB4_KEY_BITS		64	/* table (32) + address (32) */
+#define FIB4_NH_MAX		8	/* nexthop devices kept per route */
+
+/* codegen_fib4_val.flags */
+#define FIB4_F_ERROR	0x1	/* unreachable, blackhole, prohibit, throw...:
+				 * fib_table_lookup() fails on it */
+#define FIB4_F_INEXACT	0x2	/* a nexthop object, or more than
+				 * FIB4_NH_MAX nexthops: a route lookup that
+				 * lands here cannot be answered */
+#define FIB4_F_TOS	0x4	/* status: local or main hold routes with a
+				 * tos (a packet with a DSCP may match them) */
 
 /**
  * struct codegen_fib4_key - LPM key of the route mirror
@@ -580,15 +594,24 @@ struct codegen_fib4_key {
 };
 
 /**
- * struct codegen_fib4_val - what a lookup of inet_dev_addr_type() gets
- * @type: RTN_* of the first usable route of the prefix; RTN_UNICAST for
- *	  the error types (unreachable, blackhole, prohibit, throw), as
- *	  fib_table_lookup() failing leaves the answer unicast
- * @oif: ifindex of its first nexthop's device (0: none)
+ * struct codegen_fib4_val - what a lookup of the prefix gets
+ * @type: RTN_* of the first usable route of the prefix, as
+ *	  __inet_dev_addr_type() answers it: RTN_UNICAST for the error
+ *	  types (FIB4_F_ERROR), as fib_table_lookup() failing leaves the
+ *	  answer unicast
+ * @oif: ifindex of the nexthop fib_table_lookup() picks (the first one
+ *	 not dead; 0: none): FIB_RES_DEV()
+ * @flags: FIB4_F_*
+ * @nh: ifindex of every nexthop's device, dead ones too (what
+ *	fib_info_nh_uses_dev() compares), 0 after the last
+ * @name: the name of @oif's device
  */
 struct codegen_fib4_val {
 	uint32_t type;
 	uint32_t oif;
+	uint32_t flags;
+	uint32_t nh[FIB4_NH_MAX];
+	char name[16];
 };
 
 /** struct codegen_counter - value of a counter map slot (per CPU) */

@@ -7,7 +7,10 @@
  * bpf_fib_lookup(), and no kfunc looks routes or address types up. So
  * nfbpfd keeps, for each namespace it serves, a copy of what fib's
  * address type lookup reads there (inet_dev_addr_type(): the IPv4 local
- * table, merged with main while the namespace has no custom rules) in an
+ * table, merged with main while the namespace has no custom rules) and
+ * what its route lookup reads (fib_lookup() without custom rules: the
+ * merged tables; per prefix the route type, the nexthop
+ * fib_table_lookup() picks and its name, every nexthop's device) in an
  * LPM trie (struct codegen_fib4_key/_val, codegen.h), and the program
  * looks that up.
  *
@@ -16,8 +19,9 @@
  *    device going down without a route event, so address and link events
  *    count too).
  * 1. At creation and after every batch of events, a second socket dumps
- *    the IPv4 routes; the map is brought to what the dump says: changed
- *    and new prefixes written first, vanished ones deleted after.
+ *    the links (names) and the IPv4 routes; the map is brought to what
+ *    the dump says: changed and new prefixes written first, vanished ones
+ *    deleted after.
  *
  * The copy lags the kernel: a change reaches the map after its event has
  * woken the daemon and the dump is done (microseconds to milliseconds);
@@ -74,6 +78,21 @@ struct dp_routes {
 };
 
 static int routes_epfd = -1;
+
+/**
+ * struct dp_link - a device's name, for the oifname of a route lookup
+ * @ifindex: its index
+ * @name: its name
+ */
+struct dp_link {
+	int ifindex;
+	char name[16];
+};
+
+struct link_vec {
+	struct dp_link *v;
+	size_t n, cap;
+};
 
 int dataplane_routes_fd(void)
 {
@@ -134,24 +153,40 @@ static uint32_t addr_type(uint8_t type)
 	return RTN_UNICAST;
 }
 
+/* the name of device @ifindex in @lv ("" if unknown) */
+static void link_name(const struct link_vec *lv, uint32_t ifindex, char *name)
+{
+	size_t i;
+
+	memset(name, 0, 16);
+	for (i = 0; i < lv->n; i++)
+		if ((uint32_t)lv->v[i].ifindex == ifindex) {
+			memcpy(name, lv->v[i].name, 16);
+			return;
+		}
+}
+
 /*
  * one RTM_NEWROUTE of the dump into @rv: routes of the local and main
  * tables that a lookup with tos 0 can pick (fib_table_lookup(): aliases
  * with a dscp of their own do not match it; one whose nexthops are all
- * dead is passed over, unless its type is an error type)
+ * dead is passed over, unless its type is an error type); a route with a
+ * tos sets *@tos (route lookups with a DSCP then fail closed)
  */
-static int route_parse(const struct nlmsghdr *nh, struct route_vec *rv)
+static int route_parse(const struct nlmsghdr *nh, const struct link_vec *lv,
+		       struct route_vec *rv, bool *tos)
 {
 	const struct rtmsg *rtm = NLMSG_DATA(nh);
 	int len = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*rtm));
 	const struct rtattr *a;
-	uint32_t table = rtm->rtm_table, prio = 0, oif = 0;
-	bool dead = rtm->rtm_flags & RTNH_F_DEAD, err_type;
+	uint32_t table = rtm->rtm_table, prio = 0, oif = 0, flags = 0;
+	bool dead = rtm->rtm_flags & RTNH_F_DEAD, err_type, multi = false;
+	uint32_t nhs[FIB4_NH_MAX] = { 0 }, nnh = 0;
 	struct dp_route r;
 	uint8_t dst[4] = { 0 };
 	int ret;
 
-	if (len < 0 || rtm->rtm_family != AF_INET || rtm->rtm_tos ||
+	if (len < 0 || rtm->rtm_family != AF_INET ||
 	    (rtm->rtm_flags & RTM_F_CLONED) || rtm->rtm_dst_len > 32)
 		return 0;
 	for (a = RTM_RTA(rtm); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
@@ -172,20 +207,28 @@ static int route_parse(const struct nlmsghdr *nh, struct route_vec *rv)
 			if (RTA_PAYLOAD(a) >= 4)
 				memcpy(&oif, RTA_DATA(a), 4);
 			break;
+		case RTA_NH_ID:
+			/* nexthop objects change without route events */
+			flags |= FIB4_F_INEXACT;
+			break;
 		case RTA_MULTIPATH: {
 			const struct rtnexthop *nhp = RTA_DATA(a);
 			int left = (int)RTA_PAYLOAD(a);
-			bool first = true;
 
-			/* the first nexthop's device; dead if all are */
+			/* the first nexthop not dead; dead if all are */
+			multi = true;
 			dead = true;
 			while (left >= (int)sizeof(*nhp) && nhp->rtnh_len >= sizeof(*nhp) &&
 			       nhp->rtnh_len <= left) {
-				if (first)
+				if (nnh < FIB4_NH_MAX)
+					nhs[nnh] = (uint32_t)nhp->rtnh_ifindex;
+				else
+					flags |= FIB4_F_INEXACT;
+				nnh++;
+				if (!(nhp->rtnh_flags & RTNH_F_DEAD) && dead) {
 					oif = (uint32_t)nhp->rtnh_ifindex;
-				first = false;
-				if (!(nhp->rtnh_flags & RTNH_F_DEAD))
 					dead = false;
+				}
 				left -= RTNH_ALIGN(nhp->rtnh_len);
 				nhp = (const void *)((const char *)nhp +
 						     RTNH_ALIGN(nhp->rtnh_len));
@@ -196,6 +239,12 @@ static int route_parse(const struct nlmsghdr *nh, struct route_vec *rv)
 	}
 	if (table != RT_TABLE_LOCAL && table != RT_TABLE_MAIN)
 		return 0;
+	if (rtm->rtm_tos) {
+		*tos = true;
+		return 0;
+	}
+	if (!multi)
+		nhs[0] = oif;
 	err_type = addr_type(rtm->rtm_type) != rtm->rtm_type &&
 		   rtm->rtm_type != RTN_UNICAST;
 	if (dead && !err_type)
@@ -213,7 +262,10 @@ static int route_parse(const struct nlmsghdr *nh, struct route_vec *rv)
 		memcpy(r.key.addr, &a32, 4);
 	}
 	r.val.type = addr_type(rtm->rtm_type);
-	r.val.oif = oif;
+	r.val.oif = dead ? 0 : oif;
+	r.val.flags = flags | (err_type ? FIB4_F_ERROR : 0);
+	memcpy(r.val.nh, nhs, sizeof(nhs));
+	link_name(lv, r.val.oif, r.val.name);
 	/* local's aliases come first on a prefix (tb_id descending) */
 	r.rank = ((uint64_t)(table == RT_TABLE_LOCAL ? 0 : 1) << 32) | prio;
 	r.key.table = FIB4_TABLE_MERGED;
@@ -224,20 +276,24 @@ static int route_parse(const struct nlmsghdr *nh, struct route_vec *rv)
 	return vec_add(rv, &r);
 }
 
-/* dump the namespace's IPv4 routes into @rv (sorted, one per key) */
-static int routes_dump(struct dp_routes *rt, struct route_vec *rv)
+/*
+ * send a dump request of @type for @family and hand each answer of
+ * type @want to @cb; -EAGAIN if the dump was interrupted by changes
+ */
+static int rtnl_dump(struct dp_routes *rt, uint16_t type, uint8_t family,
+		     uint16_t want,
+		     int (*cb)(const struct nlmsghdr *nh, void *arg), void *arg)
 {
 	struct {
 		struct nlmsghdr nh;
 		struct rtmsg rtm;
 	} req = {
-		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETROUTE,
+		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = type,
 			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
-		.rtm = { .rtm_family = AF_INET },
+		.rtm = { .rtm_family = family },
 	};
 	static char buf[1 << 16];
 	bool done = false, intr = false;
-	size_t i, out;
 	int ret;
 
 	req.nh.nlmsg_seq = ++rt->seq;
@@ -267,15 +323,84 @@ static int routes_dump(struct dp_routes *rt, struct route_vec *rv)
 
 				return e->error ? e->error : -EIO;
 			}
-			if (nh->nlmsg_type != RTM_NEWROUTE)
+			if (nh->nlmsg_type != want)
 				continue;
-			ret = route_parse(nh, rv);
+			ret = cb(nh, arg);
 			if (ret)
 				return ret;
 		}
 	}
-	if (intr)
-		return -EAGAIN;	/* the tables changed during the dump */
+	return intr ? -EAGAIN : 0;
+}
+
+/* one RTM_NEWLINK of the dump into the link_vec @arg */
+static int link_parse(const struct nlmsghdr *nh, void *arg)
+{
+	const struct ifinfomsg *ifi = NLMSG_DATA(nh);
+	int len = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*ifi));
+	struct link_vec *lv = arg;
+	const struct rtattr *a;
+	struct dp_link l = { .ifindex = ifi->ifi_index };
+
+	if (len < 0)
+		return 0;
+	for (a = IFLA_RTA(ifi); RTA_OK(a, len); a = RTA_NEXT(a, len))
+		if (a->rta_type == IFLA_IFNAME) {
+			size_t n = RTA_PAYLOAD(a) < 15 ? RTA_PAYLOAD(a) : 15;
+
+			memcpy(l.name, RTA_DATA(a), n);
+		}
+	if (lv->n == lv->cap) {
+		size_t cap = lv->cap ? lv->cap * 2 : 16;
+		struct dp_link *v = realloc(lv->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		lv->v = v;
+		lv->cap = cap;
+	}
+	lv->v[lv->n++] = l;
+	return 0;
+}
+
+struct route_dump_arg {
+	const struct link_vec *lv;
+	struct route_vec *rv;
+	bool tos;
+};
+
+static int route_cb(const struct nlmsghdr *nh, void *arg)
+{
+	struct route_dump_arg *ra = arg;
+
+	return route_parse(nh, ra->lv, ra->rv, &ra->tos);
+}
+
+/* dump the namespace's links and IPv4 routes into @rv (sorted, one per
+ * key, the status entry last) */
+static int routes_dump(struct dp_routes *rt, struct route_vec *rv)
+{
+	struct link_vec lv = { 0 };
+	struct route_dump_arg ra = { .lv = &lv, .rv = rv };
+	struct dp_route st;
+	size_t i, out;
+	int ret;
+
+	ret = rtnl_dump(rt, RTM_GETLINK, AF_UNSPEC, RTM_NEWLINK, link_parse, &lv);
+	if (!ret)
+		ret = rtnl_dump(rt, RTM_GETROUTE, AF_INET, RTM_NEWROUTE,
+				route_cb, &ra);
+	free(lv.v);
+	if (ret)
+		return ret;
+	/* the status entry: the table id alone (prefix length 32) */
+	memset(&st, 0, sizeof(st));
+	st.key.prefixlen = 32;
+	st.key.table = FIB4_TABLE_STATUS;
+	st.val.flags = ra.tos ? FIB4_F_TOS : 0;
+	ret = vec_add(rv, &st);
+	if (ret)
+		return ret;
 	/* first by key, then rank: the first of each key is the one used */
 	qsort(rv->v, rv->n, sizeof(*rv->v), route_cmp);
 	for (i = 0, out = 0; i < rv->n; i++)
