@@ -439,11 +439,13 @@ struct codegen_env {
 		int16_t help_helper, helper_name;
 		int16_t net_fib_custom;	/* net.ipv4.fib_has_custom_rules, -1 */
 		int16_t dev_flags, sk_rx_dst_ifindex;	/* -1: not in this kernel */
+		int16_t net_fib6_custom;	/* net.ipv6.fib6_has_custom_rules, -1 */
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
 	int reject_fd;
 	int fib4_fd;
+	int fib6_fd;
 };
 
 /*
@@ -612,6 +614,40 @@ struct codegen_fib4_val {
 	uint32_t flags;
 	uint32_t nh[FIB4_NH_MAX];
 	char name[16];
+};
+
+/*
+ * The IPv6 routes (env->fib6_fd, key struct codegen_fib6_key, value
+ * struct codegen_fib4_val): what fib6_lookup() without custom rules
+ * answers, the local table first, then main (fib6_table_lookup():
+ * rt6_select() among the prefix's routes, backtracking to shorter
+ * prefixes when none is usable), per prefix:
+ *  - FIB6_TABLE_LOCAL/_MAIN: lookups without an output device (oif 0);
+ *  - FIB6_TABLE_DEV(ifindex, FIB6_TABLE_LOCAL/_MAIN): lookups with
+ *    RT6_LOOKUP_F_IFACE and that output device (link-local
+ *    destinations): only routes through that device count;
+ *  - FIB4_TABLE_STATUS: flags for the namespace (FIB6_F_*).
+ * @type is the route's RTN_* type (local, anycast, the error types);
+ * @oif and @name the device of the route rt6_select() picks, @nh every
+ * sibling's device (multipath).
+ */
+#define FIB6_TABLE_LOCAL	255
+#define FIB6_TABLE_MAIN		254
+#define FIB6_TABLE_DEV(ifindex, tb)	(((uint32_t)(ifindex) << 8) | (tb))
+#define FIB6_KEY_BITS		160	/* table (32) + address (128) */
+#define FIB6_F_SUBTREES	0x8	/* status: source-specific routes */
+#define FIB6_F_NHOBJ	0x10	/* status: routes with nexthop objects */
+
+/**
+ * struct codegen_fib6_key - LPM key of the IPv6 route mirror
+ * @prefixlen: 32 + the route's prefix length
+ * @table: FIB6_TABLE_*
+ * @addr: destination
+ */
+struct codegen_fib6_key {
+	uint32_t prefixlen;
+	uint32_t table;
+	uint8_t addr[16];
 };
 
 /** struct codegen_counter - value of a counter map slot (per CPU) */

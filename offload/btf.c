@@ -184,6 +184,7 @@ static int probe_env(struct codegen_env *env)
 		O("net", "ipv4.fib_has_custom_rules", net_fib_custom),
 		O("net_device", "flags", dev_flags),
 		O("sock", "sk_rx_dst_ifindex", sk_rx_dst_ifindex),
+		O("net", "ipv6.fib6_has_custom_rules", net_fib6_custom),
 #undef O
 	};
 	int16_t hash, tuple, counter, genid;

@@ -881,8 +881,9 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		goto out_free;
 	}
 	/* without a route mirror only rules reading routes are refused */
-	dp->env.fib4_fd = -1;
-	dp->routes = dp_routes_new(net->ns_fd, &dp->env.fib4_fd);
+	dp->env.fib4_fd = dp->env.fib6_fd = -1;
+	dp->routes = dp_routes_new(net->ns_fd, &dp->env.fib4_fd,
+				   &dp->env.fib6_fd);
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
 	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||

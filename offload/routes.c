@@ -30,6 +30,7 @@
  * (l3mdev tables), net.ipv4.conf.*.ignore_routes_with_linkdown.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@
 #include "offload/offload.h"
 
 #define FIB4_MAX	(1u << 18)	/* prefixes mirrored per namespace */
+#define FIB6_MAX	(1u << 18)	/* IPv6 entries mirrored per namespace */
 
 /**
  * struct dp_route - one prefix of the mirror
@@ -59,22 +61,34 @@ struct dp_route {
 	uint64_t rank;
 };
 
+/** struct dp_route6 - one entry of the IPv6 mirror */
+struct dp_route6 {
+	struct codegen_fib6_key key;
+	struct codegen_fib4_val val;
+};
+
 /**
  * struct dp_routes - the route mirror of one namespace
  * @map_fd: the LPM trie (env->fib4_fd)
  * @ev_fd: rtnetlink socket of the namespace's route/address/link events
  * @req_fd: rtnetlink socket for dumps, in the namespace
  * @seq: dump sequence number
+ * @map6_fd: the IPv6 LPM trie (env->fib6_fd)
  * @cur: what the map holds, sorted by key
  * @ncur: entries in @cur
+ * @cur6: what the IPv6 map holds, sorted by key
+ * @ncur6: entries in @cur6
  */
 struct dp_routes {
 	int map_fd;
+	int map6_fd;
 	int ev_fd;
 	int req_fd;
 	uint32_t seq;
 	struct dp_route *cur;
 	size_t ncur;
+	struct dp_route6 *cur6;
+	size_t ncur6;
 };
 
 static int routes_epfd = -1;
@@ -376,21 +390,17 @@ static int route_cb(const struct nlmsghdr *nh, void *arg)
 	return route_parse(nh, ra->lv, ra->rv, &ra->tos);
 }
 
-/* dump the namespace's links and IPv4 routes into @rv (sorted, one per
- * key, the status entry last) */
-static int routes_dump(struct dp_routes *rt, struct route_vec *rv)
+/* dump the namespace's IPv4 routes into @rv (sorted, one per key, the
+ * status entry among them); @lv: the links */
+static int routes_dump(struct dp_routes *rt, const struct link_vec *lv,
+		       struct route_vec *rv)
 {
-	struct link_vec lv = { 0 };
-	struct route_dump_arg ra = { .lv = &lv, .rv = rv };
+	struct route_dump_arg ra = { .lv = lv, .rv = rv };
 	struct dp_route st;
 	size_t i, out;
 	int ret;
 
-	ret = rtnl_dump(rt, RTM_GETLINK, AF_UNSPEC, RTM_NEWLINK, link_parse, &lv);
-	if (!ret)
-		ret = rtnl_dump(rt, RTM_GETROUTE, AF_INET, RTM_NEWROUTE,
-				route_cb, &ra);
-	free(lv.v);
+	ret = rtnl_dump(rt, RTM_GETROUTE, AF_INET, RTM_NEWROUTE, route_cb, &ra);
 	if (ret)
 		return ret;
 	/* the status entry: the table id alone (prefix length 32) */
@@ -410,70 +420,411 @@ static int routes_dump(struct dp_routes *rt, struct route_vec *rv)
 	return rv->n > FIB4_MAX ? -E2BIG : 0;
 }
 
-/* bring the map to @rv; @rv's array becomes rt->cur */
-static int routes_apply(struct dp_routes *rt, struct route_vec *rv)
+/**
+ * struct r6_cand - one IPv6 route (one sibling of a multipath route) as
+ * rt6_select() weighs it
+ * @table: RT_TABLE_LOCAL or RT_TABLE_MAIN
+ * @plen: prefix length
+ * @dst: prefix, masked
+ * @metric: fib6_metric
+ * @seq: position in the dump (the order of the node's route list)
+ * @type: RTN_*
+ * @dead: its nexthop is dead (find_match() passes it over)
+ * @pref: IPV6_DECODE_PREF() of its router preference
+ * @dev: its nexthop's device
+ * @nh: every sibling's device (0 after the last)
+ * @many: more siblings than FIB4_NH_MAX
+ */
+struct r6_cand {
+	uint32_t table;
+	uint8_t plen;
+	uint8_t dst[16];
+	uint32_t metric;
+	uint32_t seq;
+	uint8_t type;
+	bool dead;
+	uint8_t pref;
+	uint32_t dev;
+	uint32_t nh[FIB4_NH_MAX];
+	bool many;
+};
+
+struct r6_vec {
+	struct r6_cand *v;
+	size_t n, cap;
+	uint32_t seq;
+	uint32_t status;	/* FIB6_F_* */
+};
+
+static int r6_add(struct r6_vec *cv, const struct r6_cand *c)
 {
+	if (cv->n == cv->cap) {
+		size_t cap = cv->cap ? cv->cap * 2 : 64;
+		struct r6_cand *v = realloc(cv->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		cv->v = v;
+		cv->cap = cap;
+	}
+	cv->v[cv->n++] = *c;
+	return 0;
+}
+
+/*
+ * one RTM_NEWROUTE of the IPv6 dump into the r6_vec @arg: a candidate
+ * per sibling; source-specific routes and nexthop objects only mark the
+ * status (route lookups then fail closed)
+ */
+static int route6_parse(const struct nlmsghdr *nh, void *arg)
+{
+	const struct rtmsg *rtm = NLMSG_DATA(nh);
+	int len = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*rtm));
+	struct r6_vec *cv = arg;
+	const struct rtnexthop *mp = NULL;
+	const struct rtattr *a;
+	struct r6_cand c;
+	uint32_t table = rtm->rtm_table, oif = 0;
+	int mplen = 0, i, ret;
+	size_t first;
+
+	if (len < 0 || rtm->rtm_family != AF_INET6 ||
+	    (rtm->rtm_flags & RTM_F_CLONED) || rtm->rtm_dst_len > 128)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.pref = 2;	/* medium */
+	c.seq = cv->seq++;
+	for (a = RTM_RTA(rtm); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		switch (a->rta_type) {
+		case RTA_TABLE:
+			if (RTA_PAYLOAD(a) >= 4)
+				memcpy(&table, RTA_DATA(a), 4);
+			break;
+		case RTA_DST:
+			if (RTA_PAYLOAD(a) >= 16)
+				memcpy(c.dst, RTA_DATA(a), 16);
+			break;
+		case RTA_PRIORITY:
+			if (RTA_PAYLOAD(a) >= 4)
+				memcpy(&c.metric, RTA_DATA(a), 4);
+			break;
+		case RTA_OIF:
+			if (RTA_PAYLOAD(a) >= 4)
+				memcpy(&oif, RTA_DATA(a), 4);
+			break;
+		case RTA_PREF:
+			if (RTA_PAYLOAD(a) >= 1)
+				c.pref = (*(const uint8_t *)RTA_DATA(a) ^ 2) & 3;
+			break;
+		case RTA_NH_ID:
+			cv->status |= FIB6_F_NHOBJ;
+			break;
+		case RTA_MULTIPATH:
+			mp = RTA_DATA(a);
+			mplen = (int)RTA_PAYLOAD(a);
+			break;
+		}
+	}
+	if (table != RT_TABLE_LOCAL && table != RT_TABLE_MAIN)
+		return 0;
+	if (rtm->rtm_src_len) {
+		cv->status |= FIB6_F_SUBTREES;
+		return 0;
+	}
+	c.table = table;
+	c.plen = rtm->rtm_dst_len;
+	for (i = c.plen; i < 128; i++)
+		c.dst[i / 8] &= (uint8_t)~(0x80 >> (i % 8));
+	c.type = rtm->rtm_type;
+	if (!mp) {
+		c.dev = oif;
+		c.nh[0] = oif;
+		c.dead = rtm->rtm_flags & RTNH_F_DEAD;
+		return r6_add(cv, &c);
+	}
+	/* siblings: one candidate each, in order, sharing the device list */
+	first = cv->n;
+	for (i = 0; mplen >= (int)sizeof(*mp) && mp->rtnh_len >= sizeof(*mp) &&
+		    mp->rtnh_len <= mplen; i++) {
+		if (i < FIB4_NH_MAX)
+			c.nh[i] = (uint32_t)mp->rtnh_ifindex;
+		else
+			c.many = true;
+		c.dev = (uint32_t)mp->rtnh_ifindex;
+		c.dead = mp->rtnh_flags & RTNH_F_DEAD;
+		ret = r6_add(cv, &c);
+		if (ret)
+			return ret;
+		mplen -= RTNH_ALIGN(mp->rtnh_len);
+		mp = (const void *)((const char *)mp + RTNH_ALIGN(mp->rtnh_len));
+	}
+	for (; first < cv->n; first++) {
+		memcpy(cv->v[first].nh, c.nh, sizeof(c.nh));
+		cv->v[first].many = c.many;
+	}
+	return 0;
+}
+
+/* the same prefix of the same table? 0 if so */
+static int cand_cmp_key(const struct r6_cand *x, const struct r6_cand *y)
+{
+	return x->table != y->table || x->plen != y->plen ||
+	       memcmp(x->dst, y->dst, 16);
+}
+
+/* by table, prefix length, prefix, then dump order */
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct r6_cand *x = a, *y = b;
+	int d;
+
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	if (x->plen != y->plen)
+		return x->plen < y->plen ? -1 : 1;
+	d = memcmp(x->dst, y->dst, 16);
+	if (d)
+		return d;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int key6_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct codegen_fib6_key));
+}
+
+/*
+ * rt6_select() over the @n routes of one prefix (in list order) for a
+ * lookup with output device @oif (0: none; else RT6_LOOKUP_F_IFACE:
+ * routes through other devices fail hard): the first route of the
+ * lowest metric with the best score (find_match(), rt6_score_route():
+ * 2 | preference << 2; dead nexthops pass), else the same over all the
+ * later routes; -1 if none (fib6_table_lookup() backtracks)
+ */
+static int r6_select(const struct r6_cand *g, size_t n, uint32_t oif)
+{
+	int mpri = -1, best = -1, m;
+	size_t i;
+
+	for (i = 0; i < n && g[i].metric == g[0].metric; i++) {
+		if (g[i].dead || (oif && g[i].dev != oif))
+			continue;
+		m = 2 | g[i].pref << 2;
+		if (m > mpri) {
+			mpri = m;
+			best = (int)i;
+		}
+	}
+	if (best >= 0)
+		return best;
+	for (; i < n; i++) {
+		if (g[i].dead || (oif && g[i].dev != oif))
+			continue;
+		m = 2 | g[i].pref << 2;
+		if (m > mpri) {
+			mpri = m;
+			best = (int)i;
+		}
+	}
+	return best;
+}
+
+struct route6_out {
+	struct dp_route6 *v;
+	size_t n, cap;
+};
+
+/* the entry of candidate @c under table @table into @out */
+static int r6_entry(struct route6_out *out, const struct r6_cand *c,
+		    uint32_t table, const struct link_vec *lv)
+{
+	struct dp_route6 e;
+
+	memset(&e, 0, sizeof(e));
+	e.key.prefixlen = 32 + c->plen;
+	e.key.table = table;
+	memcpy(e.key.addr, c->dst, 16);
+	e.val.type = c->type;
+	e.val.oif = c->dev;
+	if (c->type >= RTN_BLACKHOLE)
+		e.val.flags |= FIB4_F_ERROR;
+	if (c->many)
+		e.val.flags |= FIB4_F_INEXACT;
+	memcpy(e.val.nh, c->nh, sizeof(c->nh));
+	link_name(lv, c->dev, e.val.name);
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 64;
+		struct dp_route6 *v = realloc(out->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		out->v = v;
+		out->cap = cap;
+	}
+	out->v[out->n++] = e;
+	return 0;
+}
+
+/* dump the namespace's IPv6 routes into @out (sorted by key) */
+static int routes6_dump(struct dp_routes *rt, const struct link_vec *lv,
+			struct route6_out *out)
+{
+	struct r6_vec cv = { 0 };
+	struct r6_cand st;
+	size_t i, j, k;
+	int ret, sel;
+
+	ret = rtnl_dump(rt, RTM_GETROUTE, AF_INET6, RTM_NEWROUTE,
+			route6_parse, &cv);
+	if (ret)
+		goto out;
+	qsort(cv.v, cv.n, sizeof(*cv.v), cand_cmp);
+	for (i = 0; i < cv.n && !ret; i = j) {
+		for (j = i + 1; j < cv.n && !cand_cmp_key(&cv.v[i], &cv.v[j]); j++)
+			;
+		/* without an output device */
+		sel = r6_select(&cv.v[i], j - i, 0);
+		if (sel >= 0)
+			ret = r6_entry(out, &cv.v[i + sel], cv.v[i].table, lv);
+		/* with each device one of the routes goes through */
+		for (k = i; k < j && !ret; k++) {
+			size_t l;
+
+			for (l = i; l < k && cv.v[l].dev != cv.v[k].dev; l++)
+				;
+			if (l < k || !cv.v[k].dev)
+				continue;	/* that device is done */
+			sel = r6_select(&cv.v[i], j - i, cv.v[k].dev);
+			if (sel >= 0)
+				ret = r6_entry(out, &cv.v[i + sel],
+					       FIB6_TABLE_DEV(cv.v[k].dev, cv.v[i].table), lv);
+		}
+	}
+	if (ret)
+		goto out;
+	/* the status entry */
+	memset(&st, 0, sizeof(st));
+	ret = r6_entry(out, &st, FIB4_TABLE_STATUS, lv);
+	if (ret)
+		goto out;
+	out->v[out->n - 1].key.prefixlen = 32;
+	out->v[out->n - 1].val.flags = cv.status;
+	qsort(out->v, out->n, sizeof(*out->v), key6_cmp);
+	ret = out->n > FIB6_MAX ? -E2BIG : 0;
+out:
+	free(cv.v);
+	return ret;
+}
+
+/*
+ * bring map @map_fd from the @ncur entries at *@cur to the @nn at @nv
+ * (arrays of @esz-byte entries sorted by their @ksz-byte key at offset 0,
+ * the @vsz-byte value at @voff): changed and new entries first, vanished
+ * ones after. @nv becomes *@cur.
+ */
+static int mirror_apply(int map_fd, void **cur, size_t *ncur, void *nv,
+			size_t nn, size_t esz, size_t ksz, size_t voff,
+			size_t vsz)
+{
+	const char *c = *cur, *n = nv;
 	size_t i = 0, j = 0;
 	int err = 0;
 
-	/* 1. new and changed prefixes */
-	while (j < rv->n) {
-		int c = i < rt->ncur ? key_cmp(&rt->cur[i], &rv->v[j]) : 1;
+	/* 1. new and changed entries */
+	while (j < nn) {
+		int d = i < *ncur ? memcmp(c + i * esz, n + j * esz, ksz) : 1;
 
-		if (c < 0) {
+		if (d < 0) {
 			i++;
 			continue;
 		}
-		if (c > 0 || memcmp(&rt->cur[i].val, &rv->v[j].val,
-				    sizeof(rv->v[j].val))) {
-			if (bpf_map_update_elem(rt->map_fd, &rv->v[j].key,
-						&rv->v[j].val, BPF_ANY) && !err)
+		if (d > 0 || memcmp(c + i * esz + voff, n + j * esz + voff, vsz)) {
+			if (bpf_map_update_elem(map_fd, n + j * esz,
+						n + j * esz + voff, BPF_ANY) && !err)
 				err = -errno;
 		}
-		if (c == 0)
+		if (d == 0)
 			i++;
 		j++;
 	}
-	/* 2. vanished prefixes */
-	for (i = 0, j = 0; i < rt->ncur; i++) {
-		while (j < rv->n && key_cmp(&rv->v[j], &rt->cur[i]) < 0)
+	/* 2. vanished entries */
+	for (i = 0, j = 0; i < *ncur; i++) {
+		while (j < nn && memcmp(n + j * esz, c + i * esz, ksz) < 0)
 			j++;
-		if (j < rv->n && !key_cmp(&rv->v[j], &rt->cur[i]))
+		if (j < nn && !memcmp(n + j * esz, c + i * esz, ksz))
 			continue;
-		if (bpf_map_delete_elem(rt->map_fd, &rt->cur[i].key) &&
+		if (bpf_map_delete_elem(map_fd, c + i * esz) &&
 		    errno != ENOENT && !err)
 			err = -errno;
 	}
-	free(rt->cur);
-	rt->cur = rv->v;
-	rt->ncur = rv->n;
+	free(*cur);
+	*cur = nv;
+	*ncur = nn;
+	return err;
+}
+
+/* bring the map to @rv; @rv's array becomes rt->cur */
+static int routes_apply(struct dp_routes *rt, struct route_vec *rv)
+{
+	void *cur = rt->cur;
+	int err;
+
+	err = mirror_apply(rt->map_fd, &cur, &rt->ncur, rv->v, rv->n,
+			   sizeof(struct dp_route), sizeof(struct codegen_fib4_key),
+			   offsetof(struct dp_route, val),
+			   sizeof(struct codegen_fib4_val));
+	rt->cur = cur;
 	rv->v = NULL;
 	rv->n = rv->cap = 0;
 	return err;
 }
 
-/* dump and apply; a dump interrupted by changes is tried again */
+/* dump links and routes and apply them; a dump interrupted by changes
+ * is tried again */
 static int routes_sync(struct dp_routes *rt)
 {
 	int tries, ret = 0;
 
 	for (tries = 0; tries < 8; tries++) {
+		struct link_vec lv = { 0 };
 		struct route_vec rv = { 0 };
+		struct route6_out r6 = { 0 };
 
-		ret = routes_dump(rt, &rv);
+		ret = rtnl_dump(rt, RTM_GETLINK, AF_UNSPEC, RTM_NEWLINK,
+				link_parse, &lv);
 		if (!ret)
-			return routes_apply(rt, &rv);
+			ret = routes_dump(rt, &lv, &rv);
+		if (!ret)
+			ret = routes6_dump(rt, &lv, &r6);
+		free(lv.v);
+		if (!ret) {
+			void *cur6 = rt->cur6;
+
+			ret = routes_apply(rt, &rv);
+			if (!ret)
+				ret = mirror_apply(rt->map6_fd, &cur6, &rt->ncur6,
+						   r6.v, r6.n, sizeof(struct dp_route6),
+						   sizeof(struct codegen_fib6_key),
+						   offsetof(struct dp_route6, val),
+						   sizeof(struct codegen_fib4_val));
+			else
+				free(r6.v);
+			rt->cur6 = cur6;
+			return ret;
+		}
 		free(rv.v);
+		free(r6.v);
 		if (ret != -EAGAIN)
 			break;
 	}
 	return ret;
 }
 
-struct dp_routes *dp_routes_new(int ns_fd, int *map_fd)
+struct dp_routes *dp_routes_new(int ns_fd, int *map_fd, int *map6_fd)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
-	uint32_t ev_groups = RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_IFADDR | RTMGRP_LINK;
+	uint32_t ev_groups = RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_IFADDR | RTMGRP_LINK |
+			     RTMGRP_IPV6_ROUTE;
 	uint32_t no_groups = 0;
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct dp_routes *rt = calloc(1, sizeof(*rt));
@@ -486,7 +837,11 @@ struct dp_routes *dp_routes_new(int ns_fd, int *map_fd)
 				    sizeof(struct codegen_fib4_key),
 				    sizeof(struct codegen_fib4_val), FIB4_MAX,
 				    &opts);
-	if (rt->map_fd < 0)
+	rt->map6_fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "nfbpf_fib6",
+				     sizeof(struct codegen_fib6_key),
+				     sizeof(struct codegen_fib4_val), FIB6_MAX,
+				     &opts);
+	if (rt->map_fd < 0 || rt->map6_fd < 0)
 		goto out_free;
 	/* 0. subscribe before the first dump: no change falls in between */
 	ret = offload_in_netns(ns_fd, offload_rtnl_socket, &ev_groups);
@@ -507,6 +862,7 @@ struct dp_routes *dp_routes_new(int ns_fd, int *map_fd)
 	if (epfd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, rt->ev_fd, &ev))
 		goto out_free;
 	*map_fd = rt->map_fd;
+	*map6_fd = rt->map6_fd;
 	return rt;
 
 out_free:
@@ -516,7 +872,10 @@ out_free:
 		close(rt->req_fd);
 	if (rt->map_fd >= 0)
 		close(rt->map_fd);
+	if (rt->map6_fd >= 0)
+		close(rt->map6_fd);
 	free(rt->cur);
+	free(rt->cur6);
 	free(rt);
 	return NULL;
 }
@@ -530,7 +889,9 @@ void dp_routes_free(struct dp_routes *rt)
 	close(rt->ev_fd);
 	close(rt->req_fd);
 	close(rt->map_fd);
+	close(rt->map6_fd);
 	free(rt->cur);
+	free(rt->cur6);
 	free(rt);
 }
 

@@ -28,6 +28,12 @@
 #include "expr/fib.h"
 
 #define NFPROTO_IPV4_	2
+#define NFPROTO_INET_	1
+#define NFPROTO_IPV6_	10
+#define IPV6_HDR_LEN	40
+#define IPV6_SADDR_OFF	8
+#define IPV6_DADDR_OFF	24
+#define IPPROTO_ICMPV6_	58
 #define IPV4_HDR_LEN	20
 #define IPV4_TOS_OFF	1
 #define IPV4_SADDR_OFF	12
@@ -41,8 +47,12 @@ static int fib_check(const struct expr *e, struct dp_error *err)
 {
 	const struct expr_fib *f = expr_priv(e);
 
-	if (f->family != NFPROTO_IPV4_) {
-		err->msg = "fib is supported by the nfbpf dataplane in ip tables only (IPv6 routes are not mirrored)";
+	if (f->family != NFPROTO_IPV4_ && (f->result == FIB_RESULT_ADDRTYPE ||
+					  (f->family != NFPROTO_IPV6_ &&
+					   f->family != NFPROTO_INET_))) {
+		err->msg = f->result == FIB_RESULT_ADDRTYPE ?
+			"fib ... type is supported by the nfbpf dataplane in ip tables only (IPv6 address types are not mirrored)" :
+			"fib route lookups are supported by the nfbpf dataplane in ip, ip6 and inet tables only";
 		return -EOPNOTSUPP;
 	}
 	if (!codegen_reg_ok(f->dreg, f->result == FIB_RESULT_OIFNAME &&
@@ -177,28 +187,38 @@ static void store_none(struct codegen_prog *p, const struct expr_fib *f)
 }
 
 /*
- * regs[dreg] = nft_fib4_eval(): the route lookup's output device (oif,
- * oifname, or whether there is one). Register use: r9 = the route found.
+ * ipv6_addr_type(addr at r6 + @off) & IPV6_ADDR_LINKLOCAL: fe80::/10, or
+ * multicast of link scope (ffx2::/16): goto @l_yes. Clobbers r1, r2.
  */
-static void fib_emit_route(struct codegen_prog *p, const struct expr_fib *f,
-			   const struct codegen_expr_ctx *ec)
+static void emit_linklocal(struct codegen_prog *p, int16_t off, uint32_t l_yes)
 {
-	const struct codegen_env *env = ec->env;
-	uint32_t l_lookup = codegen_label_new(p), l_nosk = codegen_label_new(p);
-	uint32_t l_in = codegen_label_new(p), l_drop = codegen_label_new(p);
-	uint32_t l_end = codegen_label_new(p), l_found = codegen_label_new(p);
-	uint32_t l_notos = codegen_label_new(p), l_addr = codegen_label_new(p);
-	int16_t key = SHAPE_BUF_OFF;
-	int i;
+	uint32_t l_no = codegen_label_new(p), l_mc = codegen_label_new(p);
 
-	if (env->fib4_fd < 0 || env->off.dev_flags < 0 ||
-	    env->off.sk_rx_dst_ifindex < 0 || env->off.skb_sk < 0 ||
-	    env->off.sk_state < 0 || env->off.net_fib_custom < 0) {
-		if (!p->err)
-			p->err = -EOPNOTSUPP;
-		return;
-	}
-	/* 1. nft_fib_can_skip(): prerouting and input only */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, off));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, (int16_t)(off + 1)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xff, 0), l_mc);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0xfe, 0), l_no);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 0xc0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0x80, 0), l_yes);
+	codegen_emit_jmp(p, INSN_JA(0), l_no);
+	codegen_label_bind(p, l_mc);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 0x0f));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 2, 0), l_yes);
+	codegen_label_bind(p, l_no);
+}
+
+/*
+ * nft_fib_can_skip() (prerouting and input): a full socket whose receive
+ * device is the input device, or no socket and a loopback packet
+ * (skb->pkt_type PACKET_LOOPBACK, the raw one: pkt's is meta pkttype's;
+ * or an IFF_LOOPBACK input device): goto @l_in; else fall through.
+ * Clobbers r0-r5, r9.
+ */
+static void emit_can_skip(struct codegen_prog *p, const struct codegen_env *env,
+			  uint32_t l_in)
+{
+	uint32_t l_lookup = codegen_label_new(p), l_nosk = codegen_label_new(p);
+
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_state));
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1, env->off.st_hook));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGT, R1, 1, 0), l_lookup);
@@ -216,8 +236,6 @@ static void fib_emit_route(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(iif)));
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R1, R2, 0), l_in);
 	codegen_emit_jmp(p, INSN_JA(0), l_lookup);
-	/* no socket: skb->pkt_type == PACKET_LOOPBACK (the raw one: pkt's
-	 * is meta pkttype's) or the input device is a loopback */
 	codegen_label_bind(p, l_nosk);
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1, env->off.skb_pkt_type));
@@ -232,12 +250,47 @@ static void fib_emit_route(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, IFF_LOOPBACK_));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_in);
-
 	codegen_label_bind(p, l_lookup);
-	/* 2. no IPv4 header: break */
+}
+
+/* fail closed (goto @l_drop) if the namespace's custom-rules flag at
+ * @off of struct net is set */
+static void emit_custom_rules(struct codegen_prog *p, int16_t off,
+			      uint32_t l_drop)
+{
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, PKT_OFF(net_addr)));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 1, R4, off);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
+}
+
+/* r0 = lookup(@fd, the key on the shape buffer) */
+static void emit_lookup(struct codegen_prog *p, int fd)
+{
+	codegen_emit_ld_map(p, R1, fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_BUF_OFF));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+}
+
+/*
+ * nft_fib4_eval() up to the lookup: r0 = the mirror's entry for the
+ * address (0: no route, goto @l_end); fails closed (@l_drop) when the
+ * mirror cannot answer
+ */
+static void emit_lookup4(struct codegen_prog *p, const struct expr_fib *f,
+			 const struct codegen_expr_ctx *ec, uint32_t l_in,
+			 uint32_t l_drop, uint32_t l_end)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_addr = codegen_label_new(p), l_notos = codegen_label_new(p);
+	int16_t key = SHAPE_BUF_OFF;
+
+	/* no IPv4 header: break */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, IPV4_HDR_LEN, 0), ec->l_break);
-	/* 3. a zeronet source to 255.255.255.255 or 224.0.0.0/24: skb->dev,
+	/* a zeronet source to 255.255.255.255 or 224.0.0.0/24: skb->dev,
 	 * the input device at these hooks */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, (int16_t)(ST_NHC_OFF + IPV4_SADDR_OFF)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_addr);
@@ -246,14 +299,9 @@ static void fib_emit_route(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xffffff));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xe0, 0), l_in);
 	codegen_label_bind(p, l_addr);
-	/* 4. nothing found until proven otherwise */
+	/* nothing found until proven otherwise */
 	store_none(p, f);
-	/* custom policy rules: the mirror cannot answer, fail closed */
-	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, PKT_OFF(net_addr)));
-	codegen_emit_probe_read(p, ST_OFF(scratch), 1, R4, env->off.net_fib_custom);
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
+	emit_custom_rules(p, env->off.net_fib_custom, l_drop);
 	/* a DSCP while routes with a tos exist: fail closed */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, (int16_t)(ST_NHC_OFF + IPV4_TOS_OFF)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xfc));
@@ -261,29 +309,112 @@ static void fib_emit_route(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, 32));
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 4), FIB4_TABLE_STATUS));
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 8), 0));
-	codegen_emit_ld_map(p, R1, env->fib4_fd);
-	codegen_emit(p, INSN_MOV64_REG(R2, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, key));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	emit_lookup(p, env->fib4_fd);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB4_F_TOS));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
 	codegen_label_bind(p, l_notos);
-	/* 5. r0 = lookup(fib4, { 64, MERGED, daddr or saddr }) */
+	/* r0 = lookup(fib4, { 64, MERGED, daddr or saddr }) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, (int16_t)(ST_NHC_OFF +
 		     (f->flags & FIB_F_DADDR ? IPV4_DADDR_OFF : IPV4_SADDR_OFF))));
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, FIB4_KEY_BITS));
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 4), FIB4_TABLE_MERGED));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, (int16_t)(key + 8)));
-	codegen_emit_ld_map(p, R1, env->fib4_fd);
-	codegen_emit(p, INSN_MOV64_REG(R2, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, key));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	emit_lookup(p, env->fib4_fd);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_end);
+}
+
+/*
+ * nft_fib6_eval() up to the lookup: r0 = the mirror's entry for the
+ * address, the local table's, else main's (0: no route, goto @l_end);
+ * fails closed (@l_drop) when the mirror cannot answer
+ */
+static void emit_lookup6(struct codegen_prog *p, const struct expr_fib *f,
+			 const struct codegen_expr_ctx *ec, uint32_t l_in,
+			 uint32_t l_drop, uint32_t l_end)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_noskip = codegen_label_new(p), l_ll = codegen_label_new(p);
+	uint32_t l_tables = codegen_label_new(p), l_found = codegen_label_new(p);
+	int16_t addr = (int16_t)(ST_NHC_OFF + (f->flags & FIB_F_DADDR ?
+					       IPV6_DADDR_OFF : IPV6_SADDR_OFF));
+	int16_t key = SHAPE_BUF_OFF;
+	int i;
+
+	/* no IPv6 header: break */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, IPV6_HDR_LEN, 0), ec->l_break);
+	/* nft_fib_v6_skip_icmpv6(): ICMPv6 from :: to a link-local
+	 * destination (DAD, router solicitations): the input device */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(l4proto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, IPPROTO_ICMPV6_, 0), l_noskip);
+	for (i = 0; i < 16; i += 8) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6,
+					     (int16_t)(ST_NHC_OFF + IPV6_SADDR_OFF + i)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_noskip);
+	}
+	emit_linklocal(p, (int16_t)(ST_NHC_OFF + IPV6_DADDR_OFF), l_in);
+	codegen_label_bind(p, l_noskip);
+	/* nothing found until proven otherwise */
+	store_none(p, f);
+	emit_custom_rules(p, env->off.net_fib6_custom, l_drop);
+	/* source-specific routes or nexthop objects: fail closed */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, 32));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 4), FIB4_TABLE_STATUS));
+	for (i = 0; i < 16; i += 4)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 8 + i), 0));
+	emit_lookup(p, env->fib6_fd);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB6_F_SUBTREES | FIB6_F_NHOBJ));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
+	/* key = { 160, table, address }; a link-local address is looked up
+	 * with RT6_LOOKUP_F_IFACE and skb->dev (the input device): that
+	 * device's tables; r9 = the local table's id, r9 - 1 main's */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, FIB6_KEY_BITS));
+	codegen_emit_copy(p, R10, (int16_t)(key + 8), R6, addr, 16, R1);
+	emit_linklocal(p, addr, l_ll);
+	codegen_emit(p, INSN_MOV64_IMM(R9, FIB6_TABLE_LOCAL));
+	codegen_emit_jmp(p, INSN_JA(0), l_tables);
+	codegen_label_bind(p, l_ll);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, PKT_OFF(iif)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R9, 8));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R9, FIB6_TABLE_LOCAL));
+	codegen_label_bind(p, l_tables);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R9, (int16_t)(key + 4)));
+	emit_lookup(p, env->fib6_fd);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_found);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R9, FIB6_TABLE_LOCAL - FIB6_TABLE_MAIN));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R9, (int16_t)(key + 4)));
+	emit_lookup(p, env->fib6_fd);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_end);
+	codegen_label_bind(p, l_found);
+}
+
+/*
+ * regs[dreg] = nft_fib4_eval() or nft_fib6_eval() (@family): the route
+ * lookup's output device (oif, oifname, or whether there is one).
+ * Register use: r9 = the route found.
+ */
+static void fib_emit_route(struct codegen_prog *p, const struct expr_fib *f,
+			   const struct codegen_expr_ctx *ec, int family)
+{
+	uint32_t l_in = codegen_label_new(p), l_drop = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p), l_found = codegen_label_new(p);
+	int i;
+
+	/* 1. nft_fib_can_skip() */
+	emit_can_skip(p, ec->env, l_in);
+	/* 2. the lookup */
+	if (family == NFPROTO_IPV4_)
+		emit_lookup4(p, f, ec, l_in, l_drop, l_end);
+	else
+		emit_lookup6(p, f, ec, l_in, l_drop, l_end);
 	codegen_emit(p, INSN_MOV64_REG(R9, R0));
-	/* nexthop objects, too many nexthops: fail closed; error types:
-	 * the lookup fails; a local route: nothing */
+	/* 3. nexthop objects, too many nexthops: fail closed; error types
+	 * (RTF_REJECT): the lookup fails; a local route, an anycast one
+	 * (IPv6 only: RTF_ANYCAST): nothing */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, flags)));
 	codegen_emit(p, INSN_MOV64_REG(R2, R1));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, FIB4_F_INEXACT));
@@ -292,15 +423,18 @@ static void fib_emit_route(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_end);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, type)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, RTN_LOCAL, 0), l_end);
+	if (family != NFPROTO_IPV4_)
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, RTN_ANYCAST, 0), l_end);
 	if (!(f->flags & FIB_F_IIF)) {
-		/* 6. FIB_RES_DEV() */
+		/* 4. the route's device */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, oif)));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_end);
 		store_dev(p, f, R9, offsetof(struct codegen_fib4_val, oif),
 			  offsetof(struct codegen_fib4_val, name));
 		codegen_emit_jmp(p, INSN_JA(0), l_end);
 	} else {
-		/* 6. fib_info_nh_uses_dev(res.fi, in): the input device */
+		/* 4. fib_info_nh_uses_dev(), nft_fib6_info_nh_uses_dev():
+		 * the input device among the nexthops' */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(iif)));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_end);
 		for (i = 0; i < FIB4_NH_MAX; i++) {
@@ -324,6 +458,36 @@ static void fib_emit_route(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_label_bind(p, l_end);
 }
 
+/* the route lookup of the table's family; inet: by the packet's
+ * (nft_fib_inet_eval(); another one: break) */
+static void fib_emit_routes(struct codegen_prog *p, const struct expr_fib *f,
+			    const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_v6 = codegen_label_new(p), l_end = codegen_label_new(p);
+
+	if (env->fib4_fd < 0 || env->fib6_fd < 0 || env->off.dev_flags < 0 ||
+	    env->off.sk_rx_dst_ifindex < 0 || env->off.skb_sk < 0 ||
+	    env->off.sk_state < 0 || env->off.net_fib_custom < 0 ||
+	    env->off.net_fib6_custom < 0) {
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
+	if (f->family != NFPROTO_INET_) {
+		fib_emit_route(p, f, ec, f->family);
+		return;
+	}
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NFPROTO_IPV6_, 0), l_v6);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NFPROTO_IPV4_, 0), ec->l_break);
+	fib_emit_route(p, f, ec, NFPROTO_IPV4_);
+	codegen_emit_jmp(p, INSN_JA(0), l_end);
+	codegen_label_bind(p, l_v6);
+	fib_emit_route(p, f, ec, NFPROTO_IPV6_);
+	codegen_label_bind(p, l_end);
+}
+
 /* regs[dreg] = the address type (nft_fib4_eval_type()) or the route
  * lookup's device (nft_fib4_eval()) */
 static void fib_emit(struct codegen_prog *p, const struct expr *e,
@@ -332,7 +496,7 @@ static void fib_emit(struct codegen_prog *p, const struct expr *e,
 	const struct expr_fib *f = expr_priv(e);
 
 	if (f->result != FIB_RESULT_ADDRTYPE) {
-		fib_emit_route(p, f, ec);
+		fib_emit_routes(p, f, ec);
 		return;
 	}
 	codegen_emit_addr_type(p, ec, f->flags & FIB_F_DADDR ? IPV4_DADDR_OFF :
