@@ -618,18 +618,20 @@ struct codegen_fib4_val {
 
 /*
  * The IPv6 routes (env->fib6_fd, key struct codegen_fib6_key, value
- * struct codegen_fib4_val): what fib6_lookup() without custom rules
- * answers, the local table first, then main (fib6_table_lookup():
- * rt6_select() among the prefix's routes, backtracking to shorter
- * prefixes when none is usable), per prefix:
- *  - FIB6_TABLE_LOCAL/_MAIN: lookups without an output device (oif 0);
+ * struct codegen_fib4_val): what ip6_route_lookup() without custom rules
+ * answers nft_fib6_eval() (6.18: fib6_rule_lookup(), the local table
+ * first, then main; ip6_pol_route_lookup(): rt6_device_match() at the
+ * longest prefix, backtracking to shorter ones when it finds nothing),
+ * per prefix:
+ *  - FIB6_TABLE_LOCAL/_MAIN: lookups without an output device: the
+ *    prefix's first route (FIB4_F_INEXACT if it is dead or multipath:
+ *    fib6_select_path() hashes the flow with the kernel's own key);
  *  - FIB6_TABLE_DEV(ifindex, FIB6_TABLE_LOCAL/_MAIN): lookups with
  *    RT6_LOOKUP_F_IFACE and that output device (link-local
- *    destinations): only routes through that device count;
+ *    destinations): the first route through that device not dead;
  *  - FIB4_TABLE_STATUS: flags for the namespace (FIB6_F_*).
  * @type is the route's RTN_* type (local, anycast, the error types);
- * @oif and @name the device of the route rt6_select() picks, @nh every
- * sibling's device (multipath).
+ * @oif, @nh[0] and @name its device (rt6i_idev->dev).
  */
 #define FIB6_TABLE_LOCAL	255
 #define FIB6_TABLE_MAIN		254

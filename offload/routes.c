@@ -422,18 +422,16 @@ static int routes_dump(struct dp_routes *rt, const struct link_vec *lv,
 
 /**
  * struct r6_cand - one IPv6 route (one sibling of a multipath route) as
- * rt6_select() weighs it
+ * ip6_pol_route_lookup() sees it
  * @table: RT_TABLE_LOCAL or RT_TABLE_MAIN
  * @plen: prefix length
  * @dst: prefix, masked
  * @metric: fib6_metric
  * @seq: position in the dump (the order of the node's route list)
  * @type: RTN_*
- * @dead: its nexthop is dead (find_match() passes it over)
- * @pref: IPV6_DECODE_PREF() of its router preference
+ * @dead: its nexthop is dead (rt6_device_match() passes it over)
+ * @multi: a sibling of a multipath route
  * @dev: its nexthop's device
- * @nh: every sibling's device (0 after the last)
- * @many: more siblings than FIB4_NH_MAX
  */
 struct r6_cand {
 	uint32_t table;
@@ -443,10 +441,8 @@ struct r6_cand {
 	uint32_t seq;
 	uint8_t type;
 	bool dead;
-	uint8_t pref;
+	bool multi;
 	uint32_t dev;
-	uint32_t nh[FIB4_NH_MAX];
-	bool many;
 };
 
 struct r6_vec {
@@ -486,14 +482,11 @@ static int route6_parse(const struct nlmsghdr *nh, void *arg)
 	struct r6_cand c;
 	uint32_t table = rtm->rtm_table, oif = 0;
 	int mplen = 0, i, ret;
-	size_t first;
 
 	if (len < 0 || rtm->rtm_family != AF_INET6 ||
 	    (rtm->rtm_flags & RTM_F_CLONED) || rtm->rtm_dst_len > 128)
 		return 0;
 	memset(&c, 0, sizeof(c));
-	c.pref = 2;	/* medium */
-	c.seq = cv->seq++;
 	for (a = RTM_RTA(rtm); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		switch (a->rta_type) {
 		case RTA_TABLE:
@@ -511,10 +504,6 @@ static int route6_parse(const struct nlmsghdr *nh, void *arg)
 		case RTA_OIF:
 			if (RTA_PAYLOAD(a) >= 4)
 				memcpy(&oif, RTA_DATA(a), 4);
-			break;
-		case RTA_PREF:
-			if (RTA_PAYLOAD(a) >= 1)
-				c.pref = (*(const uint8_t *)RTA_DATA(a) ^ 2) & 3;
 			break;
 		case RTA_NH_ID:
 			cv->status |= FIB6_F_NHOBJ;
@@ -537,19 +526,16 @@ static int route6_parse(const struct nlmsghdr *nh, void *arg)
 		c.dst[i / 8] &= (uint8_t)~(0x80 >> (i % 8));
 	c.type = rtm->rtm_type;
 	if (!mp) {
+		c.seq = cv->seq++;
 		c.dev = oif;
-		c.nh[0] = oif;
 		c.dead = rtm->rtm_flags & RTNH_F_DEAD;
 		return r6_add(cv, &c);
 	}
-	/* siblings: one candidate each, in order, sharing the device list */
-	first = cv->n;
-	for (i = 0; mplen >= (int)sizeof(*mp) && mp->rtnh_len >= sizeof(*mp) &&
-		    mp->rtnh_len <= mplen; i++) {
-		if (i < FIB4_NH_MAX)
-			c.nh[i] = (uint32_t)mp->rtnh_ifindex;
-		else
-			c.many = true;
+	/* siblings: one candidate each, in order */
+	c.multi = true;
+	while (mplen >= (int)sizeof(*mp) && mp->rtnh_len >= sizeof(*mp) &&
+	       mp->rtnh_len <= mplen) {
+		c.seq = cv->seq++;
 		c.dev = (uint32_t)mp->rtnh_ifindex;
 		c.dead = mp->rtnh_flags & RTNH_F_DEAD;
 		ret = r6_add(cv, &c);
@@ -557,10 +543,6 @@ static int route6_parse(const struct nlmsghdr *nh, void *arg)
 			return ret;
 		mplen -= RTNH_ALIGN(mp->rtnh_len);
 		mp = (const void *)((const char *)mp + RTNH_ALIGN(mp->rtnh_len));
-	}
-	for (; first < cv->n; first++) {
-		memcpy(cv->v[first].nh, c.nh, sizeof(c.nh));
-		cv->v[first].many = c.many;
 	}
 	return 0;
 }
@@ -594,39 +576,29 @@ static int key6_cmp(const void *a, const void *b)
 }
 
 /*
- * rt6_select() over the @n routes of one prefix (in list order) for a
- * lookup with output device @oif (0: none; else RT6_LOOKUP_F_IFACE:
- * routes through other devices fail hard): the first route of the
- * lowest metric with the best score (find_match(), rt6_score_route():
- * 2 | preference << 2; dead nexthops pass), else the same over all the
- * later routes; -1 if none (fib6_table_lookup() backtracks)
+ * ip6_pol_route_lookup() at one prefix, over its @n routes in list
+ * order, for a lookup with output device @oif: rt6_device_match() takes
+ * the first route not dead through @oif (RT6_LOOKUP_F_IFACE: none is
+ * the null entry, the lookup backtracks); without one, the first route
+ * (its source address check only matters when that route is dead).
+ * *@inexact: what the mirror cannot answer: a dead first route, a
+ * multipath route (fib6_select_path() then hashes the flow with a key
+ * of the kernel's). -1: backtrack.
  */
-static int r6_select(const struct r6_cand *g, size_t n, uint32_t oif)
+static int r6_select(const struct r6_cand *g, size_t n, uint32_t oif,
+		     bool *inexact)
 {
-	int mpri = -1, best = -1, m;
 	size_t i;
 
-	for (i = 0; i < n && g[i].metric == g[0].metric; i++) {
-		if (g[i].dead || (oif && g[i].dev != oif))
-			continue;
-		m = 2 | g[i].pref << 2;
-		if (m > mpri) {
-			mpri = m;
-			best = (int)i;
-		}
+	*inexact = false;
+	if (!oif) {
+		*inexact = g[0].dead || g[0].multi;
+		return 0;
 	}
-	if (best >= 0)
-		return best;
-	for (; i < n; i++) {
-		if (g[i].dead || (oif && g[i].dev != oif))
-			continue;
-		m = 2 | g[i].pref << 2;
-		if (m > mpri) {
-			mpri = m;
-			best = (int)i;
-		}
-	}
-	return best;
+	for (i = 0; i < n; i++)
+		if (!g[i].dead && g[i].dev == oif)
+			return (int)i;
+	return -1;
 }
 
 struct route6_out {
@@ -636,7 +608,7 @@ struct route6_out {
 
 /* the entry of candidate @c under table @table into @out */
 static int r6_entry(struct route6_out *out, const struct r6_cand *c,
-		    uint32_t table, const struct link_vec *lv)
+		    uint32_t table, bool inexact, const struct link_vec *lv)
 {
 	struct dp_route6 e;
 
@@ -648,9 +620,12 @@ static int r6_entry(struct route6_out *out, const struct r6_cand *c,
 	e.val.oif = c->dev;
 	if (c->type >= RTN_BLACKHOLE)
 		e.val.flags |= FIB4_F_ERROR;
-	if (c->many)
+	/* a throw route of the local table sends the lookup on to main
+	 * (fib6_rule_lookup()): not modelled */
+	if (inexact || (c->type == RTN_THROW && c->table == RT_TABLE_LOCAL))
 		e.val.flags |= FIB4_F_INEXACT;
-	memcpy(e.val.nh, c->nh, sizeof(c->nh));
+	/* nft_fib6_eval() compares the route's own device only */
+	e.val.nh[0] = c->dev;
 	link_name(lv, c->dev, e.val.name);
 	if (out->n == out->cap) {
 		size_t cap = out->cap ? out->cap * 2 : 64;
@@ -671,6 +646,7 @@ static int routes6_dump(struct dp_routes *rt, const struct link_vec *lv,
 {
 	struct r6_vec cv = { 0 };
 	struct r6_cand st;
+	bool inexact;
 	size_t i, j, k;
 	int ret, sel;
 
@@ -683,9 +659,10 @@ static int routes6_dump(struct dp_routes *rt, const struct link_vec *lv,
 		for (j = i + 1; j < cv.n && !cand_cmp_key(&cv.v[i], &cv.v[j]); j++)
 			;
 		/* without an output device */
-		sel = r6_select(&cv.v[i], j - i, 0);
+		sel = r6_select(&cv.v[i], j - i, 0, &inexact);
 		if (sel >= 0)
-			ret = r6_entry(out, &cv.v[i + sel], cv.v[i].table, lv);
+			ret = r6_entry(out, &cv.v[i + sel], cv.v[i].table,
+				       inexact, lv);
 		/* with each device one of the routes goes through */
 		for (k = i; k < j && !ret; k++) {
 			size_t l;
@@ -694,17 +671,18 @@ static int routes6_dump(struct dp_routes *rt, const struct link_vec *lv,
 				;
 			if (l < k || !cv.v[k].dev)
 				continue;	/* that device is done */
-			sel = r6_select(&cv.v[i], j - i, cv.v[k].dev);
+			sel = r6_select(&cv.v[i], j - i, cv.v[k].dev, &inexact);
 			if (sel >= 0)
 				ret = r6_entry(out, &cv.v[i + sel],
-					       FIB6_TABLE_DEV(cv.v[k].dev, cv.v[i].table), lv);
+					       FIB6_TABLE_DEV(cv.v[k].dev, cv.v[i].table),
+					       inexact, lv);
 		}
 	}
 	if (ret)
 		goto out;
 	/* the status entry */
 	memset(&st, 0, sizeof(st));
-	ret = r6_entry(out, &st, FIB4_TABLE_STATUS, lv);
+	ret = r6_entry(out, &st, FIB4_TABLE_STATUS, false, lv);
 	if (ret)
 		goto out;
 	out->v[out->n - 1].key.prefixlen = 32;
