@@ -38,6 +38,7 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <arpa/inet.h>
+#include <linux/fib_rules.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
@@ -898,4 +899,89 @@ int dataplane_routes_poll(void)
 				strerror(-ret));
 	}
 	return n;
+}
+
+/*
+ * one RTM_NEWRULE of a rule dump: is it one of the rules a namespace
+ * starts with (fib4_rules_init(), fib6_rules_net_init(): local at 0,
+ * main at 32766, default at 32767 for IPv4), without selectors? If not,
+ * set the bool at @arg.
+ */
+static int rule_parse(const struct nlmsghdr *nh, void *arg)
+{
+	const struct fib_rule_hdr *frh = NLMSG_DATA(nh);
+	int len = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*frh));
+	uint32_t prio = 0, table = frh->table;
+	const struct rtattr *a;
+	bool *custom = arg, odd = false;
+	int32_t v;
+
+	if (len < 0)
+		return 0;
+	for (a = (const struct rtattr *)((const char *)frh + NLMSG_ALIGN(sizeof(*frh)));
+	     RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		switch (a->rta_type) {
+		case FRA_PRIORITY:
+			if (RTA_PAYLOAD(a) >= 4)
+				memcpy(&prio, RTA_DATA(a), 4);
+			break;
+		case FRA_TABLE:
+			if (RTA_PAYLOAD(a) >= 4)
+				memcpy(&table, RTA_DATA(a), 4);
+			break;
+		case FRA_PROTOCOL:
+			break;
+		case FRA_SUPPRESS_PREFIXLEN:
+		case FRA_SUPPRESS_IFGROUP:
+			/* -1: not set */
+			if (RTA_PAYLOAD(a) < 4)
+				odd = true;
+			else {
+				memcpy(&v, RTA_DATA(a), 4);
+				odd |= v != -1;
+			}
+			break;
+		default:
+			odd = true;	/* a selector, goto, l3mdev... */
+		}
+	}
+	if (odd || frh->action != FR_ACT_TO_TBL || frh->src_len ||
+	    frh->dst_len || frh->tos || (frh->flags & FIB_RULE_INVERT) ||
+	    !((prio == 0 && table == RT_TABLE_LOCAL) ||
+	      (prio == 32766 && table == RT_TABLE_MAIN) ||
+	      (prio == 32767 && table == RT_TABLE_DEFAULT &&
+	       frh->family == AF_INET)))
+		*custom = true;
+	return 0;
+}
+
+int dp_routes_rules_check(int ns_fd, bool v4, bool v6, const char **msg)
+{
+	struct dp_routes tmp = { .req_fd = -1 };
+	uint32_t no_groups = 0;
+	bool custom4 = false, custom6 = false;
+	int ret, tries;
+
+	ret = offload_in_netns(ns_fd, offload_rtnl_socket, &no_groups);
+	if (ret <= 0)
+		return ret < 0 ? ret : -EIO;
+	tmp.req_fd = ret;
+	for (tries = 0, ret = -EAGAIN; tries < 8 && ret == -EAGAIN; tries++) {
+		custom4 = custom6 = false;
+		ret = v4 ? rtnl_dump(&tmp, RTM_GETRULE, AF_INET, RTM_NEWRULE,
+				     rule_parse, &custom4) : 0;
+		if (!ret && v6)
+			ret = rtnl_dump(&tmp, RTM_GETRULE, AF_INET6, RTM_NEWRULE,
+					rule_parse, &custom6);
+	}
+	close(tmp.req_fd);
+	if (ret)
+		return ret;
+	if (custom4 || custom6) {
+		*msg = custom4 ?
+			"fib route lookups: this namespace has IPv4 policy routing rules other than the default ones, which the nfbpf route mirror does not model" :
+			"fib route lookups: this namespace has IPv6 policy routing rules other than the default ones, which the nfbpf route mirror does not model";
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }

@@ -210,6 +210,11 @@ if [ "$before" != "$(survivors)" ]; then
 	echo "fib route e2e: a policy rule did not make route lookups fail closed"
 	status=1
 fi
+# and a new route lookup rule is refused at commit (EOPNOTSUPP)
+if n add rule ip t pre fib saddr . iif oif missing drop 2>/dev/null; then
+	echo "fib route e2e: a route lookup rule was accepted next to a policy rule"
+	status=1
+fi
 
 kill -0 "$dpid" 2>/dev/null || { echo "fib route e2e: nfbpfd died"; status=1; }
 [ $status = 0 ] && { echo "fib route e2e: identical"; cat "$work/k.list"; }
