@@ -474,6 +474,18 @@ static void fib_emit_routes(struct codegen_prog *p, const struct expr_fib *f,
 			p->err = -EOPNOTSUPP;
 		return;
 	}
+	/* shapes are shared by every program of the namespace, tc ones
+	 * too, but nft_fib_validate() allows no ingress or egress hook
+	 * (netdev is refused in fib_check()): in a tc program this code is
+	 * never reached, it only has to pass the verifier there (which
+	 * refuses unreachable instructions: the break is a test it cannot
+	 * decide, nfproto is never 255) */
+	if (env->ctx != CODEGEN_CTX_NF) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0xff, 0), ec->l_break);
+		store_none(p, f);
+		return;
+	}
 	if (f->family != NFPROTO_INET_) {
 		fib_emit_route(p, f, ec, f->family);
 		return;
