@@ -448,12 +448,15 @@ struct codegen_env {
 		int16_t acct_packets, acct_bytes, acct_stride;	/* nf_conn_acct */
 		int16_t help_helper, helper_name;
 		int16_t net_fib_custom;	/* net.ipv4.fib_has_custom_rules, -1 */
+		int16_t dev_flags, sk_rx_dst_ifindex;	/* -1: not in this kernel */
+		int16_t net_fib6_custom;	/* net.ipv6.fib6_has_custom_rules, -1 */
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
 	int nflog_fd;	/* ARRAY, 1 x NFLOG_GROUPS / 8 bytes: groups bound */
 	int reject_fd;
 	int fib4_fd;
+	int fib6_fd;
 };
 
 /*
@@ -600,12 +603,25 @@ struct codegen_log_rec {
  *    RT_TABLE_LOCAL sees it once policy rules have unmerged the tables;
  *  - FIB4_TABLE_MERGED: local and main together, as the merged trie
  *    holds them while the namespace has no custom rules (local's aliases
- *    first on a prefix both have).
+ *    first on a prefix both have);
+ *  - FIB4_TABLE_STATUS: one entry (prefix length 32: the table alone)
+ *    whose flags say what holds for the whole namespace (FIB4_F_TOS).
  * The program picks one by reading net->ipv4.fib_has_custom_rules.
  */
 #define FIB4_TABLE_MERGED	0
+#define FIB4_TABLE_STATUS	1
 #define FIB4_TABLE_LOCAL	255	/* RT_TABLE_LOCAL */
 #define FIB4_KEY_BITS		64	/* table (32) + address (32) */
+#define FIB4_NH_MAX		8	/* nexthop devices kept per route */
+
+/* codegen_fib4_val.flags */
+#define FIB4_F_ERROR	0x1	/* unreachable, blackhole, prohibit, throw...:
+				 * fib_table_lookup() fails on it */
+#define FIB4_F_INEXACT	0x2	/* a nexthop object, or more than
+				 * FIB4_NH_MAX nexthops: a route lookup that
+				 * lands here cannot be answered */
+#define FIB4_F_TOS	0x4	/* status: local or main hold routes with a
+				 * tos (a packet with a DSCP may match them) */
 
 /**
  * struct codegen_fib4_key - LPM key of the route mirror
@@ -620,15 +636,60 @@ struct codegen_fib4_key {
 };
 
 /**
- * struct codegen_fib4_val - what a lookup of inet_dev_addr_type() gets
- * @type: RTN_* of the first usable route of the prefix; RTN_UNICAST for
- *	  the error types (unreachable, blackhole, prohibit, throw), as
- *	  fib_table_lookup() failing leaves the answer unicast
- * @oif: ifindex of its first nexthop's device (0: none)
+ * struct codegen_fib4_val - what a lookup of the prefix gets
+ * @type: RTN_* of the first usable route of the prefix, as
+ *	  __inet_dev_addr_type() answers it: RTN_UNICAST for the error
+ *	  types (FIB4_F_ERROR), as fib_table_lookup() failing leaves the
+ *	  answer unicast
+ * @oif: ifindex of the nexthop fib_table_lookup() picks (the first one
+ *	 not dead; 0: none): FIB_RES_DEV()
+ * @flags: FIB4_F_*
+ * @nh: ifindex of every nexthop's device, dead ones too (what
+ *	fib_info_nh_uses_dev() compares), 0 after the last
+ * @name: the name of @oif's device
  */
 struct codegen_fib4_val {
 	uint32_t type;
 	uint32_t oif;
+	uint32_t flags;
+	uint32_t nh[FIB4_NH_MAX];
+	char name[16];
+};
+
+/*
+ * The IPv6 routes (env->fib6_fd, key struct codegen_fib6_key, value
+ * struct codegen_fib4_val): what ip6_route_lookup() without custom rules
+ * answers nft_fib6_eval() (6.18: fib6_rule_lookup(), the local table
+ * first, then main; ip6_pol_route_lookup(): rt6_device_match() at the
+ * longest prefix, backtracking to shorter ones when it finds nothing),
+ * per prefix:
+ *  - FIB6_TABLE_LOCAL/_MAIN: lookups without an output device: the
+ *    prefix's first route (FIB4_F_INEXACT if it is dead or multipath:
+ *    fib6_select_path() hashes the flow with the kernel's own key);
+ *  - FIB6_TABLE_DEV(ifindex, FIB6_TABLE_LOCAL/_MAIN): lookups with
+ *    RT6_LOOKUP_F_IFACE and that output device (link-local
+ *    destinations): the first route through that device not dead;
+ *  - FIB4_TABLE_STATUS: flags for the namespace (FIB6_F_*).
+ * @type is the route's RTN_* type (local, anycast, the error types);
+ * @oif, @nh[0] and @name its device (rt6i_idev->dev).
+ */
+#define FIB6_TABLE_LOCAL	255
+#define FIB6_TABLE_MAIN		254
+#define FIB6_TABLE_DEV(ifindex, tb)	(((uint32_t)(ifindex) << 8) | (tb))
+#define FIB6_KEY_BITS		160	/* table (32) + address (128) */
+#define FIB6_F_SUBTREES	0x8	/* status: source-specific routes */
+#define FIB6_F_NHOBJ	0x10	/* status: routes with nexthop objects */
+
+/**
+ * struct codegen_fib6_key - LPM key of the IPv6 route mirror
+ * @prefixlen: 32 + the route's prefix length
+ * @table: FIB6_TABLE_*
+ * @addr: destination
+ */
+struct codegen_fib6_key {
+	uint32_t prefixlen;
+	uint32_t table;
+	uint8_t addr[16];
 };
 
 /** struct codegen_counter - value of a counter map slot (per CPU) */

@@ -54,6 +54,7 @@
 #include "offload/offload.h"
 #include "expr/counter.h"
 #include "expr/dynset.h"
+#include "expr/fib.h"
 #include "expr/log.h"
 #include "expr/lookup.h"
 #include "expr/objref.h"
@@ -889,8 +890,9 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		goto out_free;
 	}
 	/* without a route mirror only rules reading routes are refused */
-	dp->env.fib4_fd = -1;
-	dp->routes = dp_routes_new(net->ns_fd, &dp->env.fib4_fd);
+	dp->env.fib4_fd = dp->env.fib6_fd = -1;
+	dp->routes = dp_routes_new(net->ns_fd, &dp->env.fib4_fd,
+				   &dp->env.fib6_fd);
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
 	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||
@@ -983,9 +985,45 @@ static int32_t nat_core_prio(uint32_t hooknum)
 	       -100 : 100;
 }
 
+/*
+ * fib route lookups where policy routing rules other than the default
+ * ones exist: refused (the route mirror models the lookup without rules;
+ * rules added later make the program fail closed)
+ */
+static int rules_check(const struct chain *chain, const struct rule *rule,
+		       struct dp_error *err)
+{
+	const struct expr_fib *f;
+	const struct expr *e;
+	bool v4 = false, v6 = false;
+
+	if (!chain || !chain->table || !chain->table->net ||
+	    chain->table->net->ns_fd < 0)
+		return 0;
+	rule_for_each_expr(e, rule) {
+		if (e->type != EXPR_FIB)
+			continue;
+		f = expr_priv(e);
+		if (f->result == FIB_RESULT_ADDRTYPE)
+			continue;
+		v4 |= f->family != NFPROTO_IPV6;
+		v6 |= f->family != NFPROTO_IPV4;
+	}
+	if (!v4 && !v6)
+		return 0;
+	if (dp_routes_rules_check(chain->table->net->ns_fd, v4, v6, &err->msg)) {
+		if (!err->msg)
+			err->msg = "fib route lookups: cannot read the namespace's policy routing rules";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 			 struct dp_error *err)
 {
+	int ret;
+
 	if (chain && chain->table && !family_ok(chain->table->family)) {
 		snprintf(err->buf, sizeof(err->buf),
 			 "family '%s' is not supported by the nfbpf dataplane yet",
@@ -1009,7 +1047,10 @@ int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 				return -EOPNOTSUPP;
 			}
 	}
-	return codegen_rule_check(rule, err);
+	ret = codegen_rule_check(rule, err);
+	if (ret)
+		return ret;
+	return rules_check(chain, rule, err);
 }
 
 int dataplane_chain_check(const struct table *table, const struct chain *chain,

@@ -254,13 +254,21 @@ int dp_log_add_ring(struct dp_log *lg, int map_fd,
  */
 /*
  * routes.c - the route mirror of the fib expression (see the design note
- * there): dp_routes_new() makes the LPM trie of the namespace of @ns_fd
- * (its fd into *@map_fd, owned by the dp_routes), fills it and follows
+ * there): dp_routes_new() makes the LPM tries of the namespace of @ns_fd
+ * (their fds into *@map_fd and *@map6_fd, owned by the dp_routes), fills
+ * them and follows
  * the namespace's changes on dataplane_routes_fd(). NULL on failure.
  */
 struct dp_routes;
-struct dp_routes *dp_routes_new(int ns_fd, int *map_fd);
+struct dp_routes *dp_routes_new(int ns_fd, int *map_fd, int *map6_fd);
 void dp_routes_free(struct dp_routes *rt);
+/*
+ * dp_routes_rules_check - 0 if the namespace of @ns_fd has only the
+ * default policy routing rules of the families asked (@v4, @v6), else
+ * -EOPNOTSUPP with *@msg saying so (route lookups cannot be answered
+ * there), or another -errno if the rules cannot be dumped
+ */
+int dp_routes_rules_check(int ns_fd, bool v4, bool v6, const char **msg);
 
 struct dp_reject;
 struct codegen_reject_rec;

@@ -6,11 +6,18 @@
  *
  * No helper or kfunc of a netfilter program reaches the FIB, so the
  * lookup reads nfbpfd's copy of the namespace's routes (offload/routes.c,
- * struct codegen_fib4_key in codegen.h). Served: `fib saddr|daddr
- * [. iif|. oif] type` in ip tables. Refused with a message: the route
- * lookups (results oif and oifname, which go through policy routing) and
- * the ip6, inet and netdev families (IPv6 address types come from a full
- * IPv6 route lookup, not mirrored).
+ * struct codegen_fib4_key in codegen.h). Served in ip tables: `fib
+ * saddr|daddr [. iif|. oif] type`, and the route lookups of
+ * nft_fib4_eval() (`fib saddr|daddr [. mark] [. iif] oif|oifname`,
+ * `oif exists|missing`: the reverse path filter), with its shortcuts
+ * (nft_fib_can_skip(): a socket's receive device, loopback; zeronet
+ * sources to broadcast and local multicast). What the mirror cannot
+ * answer fails closed: the packet is dropped when the namespace has
+ * custom policy rules (net->ipv4.fib_has_custom_rules), when the route
+ * found has a nexthop object or more than FIB4_NH_MAX nexthops, or when
+ * the packet has a DSCP and routes with a tos exist. Refused with a
+ * message: the ip6, inet and netdev families (IPv6 routes are not
+ * mirrored).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,26 +28,35 @@
 #include "expr/fib.h"
 
 #define NFPROTO_IPV4_	2
+#define NFPROTO_INET_	1
+#define NFPROTO_IPV6_	10
+#define IPV6_HDR_LEN	40
+#define IPV6_SADDR_OFF	8
+#define IPV6_DADDR_OFF	24
+#define IPPROTO_ICMPV6_	58
 #define IPV4_HDR_LEN	20
+#define IPV4_TOS_OFF	1
 #define IPV4_SADDR_OFF	12
 #define IPV4_DADDR_OFF	16
+#define IFF_LOOPBACK_	0x8
+#define PACKET_LOOPBACK_	5
+#define TCP_TIME_WAIT_	6
+#define TCP_NEW_SYN_RECV_	12
 
 static int fib_check(const struct expr *e, struct dp_error *err)
 {
 	const struct expr_fib *f = expr_priv(e);
 
-	if (f->result != FIB_RESULT_ADDRTYPE) {
-		snprintf(err->buf, sizeof(err->buf),
-			 "fib ... %s (a route lookup) is not supported by the nfbpf dataplane yet",
-			 f->result == FIB_RESULT_OIF ? "oif" : "oifname");
-		err->msg = err->buf;
+	if (f->family != NFPROTO_IPV4_ && (f->result == FIB_RESULT_ADDRTYPE ||
+					  (f->family != NFPROTO_IPV6_ &&
+					   f->family != NFPROTO_INET_))) {
+		err->msg = f->result == FIB_RESULT_ADDRTYPE ?
+			"fib ... type is supported by the nfbpf dataplane in ip tables only (IPv6 address types are not mirrored)" :
+			"fib route lookups are supported by the nfbpf dataplane in ip, ip6 and inet tables only";
 		return -EOPNOTSUPP;
 	}
-	if (f->family != NFPROTO_IPV4_) {
-		err->msg = "fib ... type is supported by the nfbpf dataplane in ip tables only (IPv6 address types are not mirrored)";
-		return -EOPNOTSUPP;
-	}
-	if (!codegen_reg_ok(f->dreg, 4)) {
+	if (!codegen_reg_ok(f->dreg, f->result == FIB_RESULT_OIFNAME &&
+				     !(f->flags & FIB_F_PRESENT) ? 16 : 4)) {
 		err->msg = "fib: register out of range";
 		return -EOPNOTSUPP;
 	}
@@ -140,12 +156,361 @@ void codegen_emit_addr_type(struct codegen_prog *p,
 	codegen_label_bind(p, l_out);
 }
 
-/* regs[dreg] = the address type (nft_fib4_eval_type()) */
+/*
+ * nft_fib_store_result(): regs[dreg] = the device whose ifindex is at
+ * (@src + @ioff) and whose name is at (@src + @noff) (a 0 ifindex: none)
+ */
+static void store_dev(struct codegen_prog *p, const struct expr_fib *f,
+		      int src, int16_t ioff, int16_t noff)
+{
+	uint32_t l_out = codegen_label_new(p);
+
+	if (f->result == FIB_RESULT_OIFNAME) {
+		/* only OIF takes the present flag (EINVAL at parse) */
+		codegen_emit_copy_to_reg(p, f->dreg, src, noff, 16);
+		return;
+	}
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, src, ioff));
+	if (f->flags & FIB_F_PRESENT) {
+		/* nft_reg_store8(!!index) */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_out);
+		codegen_emit(p, INSN_MOV64_IMM(R1, 1));
+		codegen_label_bind(p, l_out);
+	}
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, REG_OFF(f->dreg)));
+}
+
+/* nft_fib_store_result(NULL): 0, or IFNAMSIZ zero bytes for oifname */
+static void store_none(struct codegen_prog *p, const struct expr_fib *f)
+{
+	codegen_emit_reg_zero(p, f->dreg, f->result == FIB_RESULT_OIFNAME ? 16 : 4);
+}
+
+/*
+ * ipv6_addr_type(addr at r6 + @off) & IPV6_ADDR_LINKLOCAL: fe80::/10, or
+ * multicast of link scope (ffx2::/16): goto @l_yes. Clobbers r1, r2.
+ */
+static void emit_linklocal(struct codegen_prog *p, int16_t off, uint32_t l_yes)
+{
+	uint32_t l_no = codegen_label_new(p), l_mc = codegen_label_new(p);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, off));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, (int16_t)(off + 1)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xff, 0), l_mc);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0xfe, 0), l_no);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 0xc0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0x80, 0), l_yes);
+	codegen_emit_jmp(p, INSN_JA(0), l_no);
+	codegen_label_bind(p, l_mc);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 0x0f));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 2, 0), l_yes);
+	codegen_label_bind(p, l_no);
+}
+
+/*
+ * nft_fib_can_skip() (prerouting and input): a full socket whose receive
+ * device is the input device, or no socket and a loopback packet
+ * (skb->pkt_type PACKET_LOOPBACK, the raw one: pkt's is meta pkttype's;
+ * or an IFF_LOOPBACK input device): goto @l_in; else fall through.
+ * Clobbers r0-r5, r9.
+ */
+static void emit_can_skip(struct codegen_prog *p, const struct codegen_env *env,
+			  uint32_t l_in)
+{
+	uint32_t l_lookup = codegen_label_new(p), l_nosk = codegen_label_new(p);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_state));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1, env->off.st_hook));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGT, R1, 1, 0), l_lookup);
+	/* a full socket: its receive device is the input device, or look up */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));
+	codegen_emit_probe_deref(p, R9, env->off.skb_sk, l_nosk);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 1, R9, env->off.sk_state);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_TIME_WAIT_, 0), l_nosk);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_NEW_SYN_RECV_, 0), l_nosk);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 4, R9, env->off.sk_rx_dst_ifindex);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(iif)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R1, R2, 0), l_in);
+	codegen_emit_jmp(p, INSN_JA(0), l_lookup);
+	codegen_label_bind(p, l_nosk);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_skb));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1, env->off.skb_pkt_type));
+	if (env->off.pkt_type_shift)
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, env->off.pkt_type_shift));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, env->off.pkt_type_mask));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, PACKET_LOOPBACK_, 0), l_in);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(in_dev)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_lookup);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 4, R9, env->off.dev_flags);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, IFF_LOOPBACK_));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_in);
+	codegen_label_bind(p, l_lookup);
+}
+
+/* fail closed (goto @l_drop) if the namespace's custom-rules flag at
+ * @off of struct net is set */
+static void emit_custom_rules(struct codegen_prog *p, int16_t off,
+			      uint32_t l_drop)
+{
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, PKT_OFF(net_addr)));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 1, R4, off);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
+}
+
+/* r0 = lookup(@fd, the key on the shape buffer) */
+static void emit_lookup(struct codegen_prog *p, int fd)
+{
+	codegen_emit_ld_map(p, R1, fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_BUF_OFF));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+}
+
+/*
+ * nft_fib4_eval() up to the lookup: r0 = the mirror's entry for the
+ * address (0: no route, goto @l_end); fails closed (@l_drop) when the
+ * mirror cannot answer
+ */
+static void emit_lookup4(struct codegen_prog *p, const struct expr_fib *f,
+			 const struct codegen_expr_ctx *ec, uint32_t l_in,
+			 uint32_t l_drop, uint32_t l_end)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_addr = codegen_label_new(p), l_notos = codegen_label_new(p);
+	int16_t key = SHAPE_BUF_OFF;
+
+	/* no IPv4 header: break */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, IPV4_HDR_LEN, 0), ec->l_break);
+	/* a zeronet source to 255.255.255.255 or 224.0.0.0/24: skb->dev,
+	 * the input device at these hooks */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, (int16_t)(ST_NHC_OFF + IPV4_SADDR_OFF)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_addr);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, (int16_t)(ST_NHC_OFF + IPV4_DADDR_OFF)));
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JEQ, R1, -1, 0), l_in);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xffffff));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xe0, 0), l_in);
+	codegen_label_bind(p, l_addr);
+	/* nothing found until proven otherwise */
+	store_none(p, f);
+	emit_custom_rules(p, env->off.net_fib_custom, l_drop);
+	/* a DSCP while routes with a tos exist: fail closed */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, (int16_t)(ST_NHC_OFF + IPV4_TOS_OFF)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xfc));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_notos);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, 32));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 4), FIB4_TABLE_STATUS));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 8), 0));
+	emit_lookup(p, env->fib4_fd);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB4_F_TOS));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
+	codegen_label_bind(p, l_notos);
+	/* r0 = lookup(fib4, { 64, MERGED, daddr or saddr }) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, (int16_t)(ST_NHC_OFF +
+		     (f->flags & FIB_F_DADDR ? IPV4_DADDR_OFF : IPV4_SADDR_OFF))));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, FIB4_KEY_BITS));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 4), FIB4_TABLE_MERGED));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, (int16_t)(key + 8)));
+	emit_lookup(p, env->fib4_fd);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_end);
+}
+
+/*
+ * nft_fib6_eval() up to the lookup: r0 = the mirror's entry for the
+ * address, the local table's, else main's (0: no route, goto @l_end);
+ * fails closed (@l_drop) when the mirror cannot answer
+ */
+static void emit_lookup6(struct codegen_prog *p, const struct expr_fib *f,
+			 const struct codegen_expr_ctx *ec, uint32_t l_in,
+			 uint32_t l_drop, uint32_t l_end)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_noskip = codegen_label_new(p), l_ll = codegen_label_new(p);
+	uint32_t l_tables = codegen_label_new(p), l_found = codegen_label_new(p);
+	int16_t addr = (int16_t)(ST_NHC_OFF + (f->flags & FIB_F_DADDR ?
+					       IPV6_DADDR_OFF : IPV6_SADDR_OFF));
+	int16_t key = SHAPE_BUF_OFF;
+	int i;
+
+	/* no IPv6 header: break */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, IPV6_HDR_LEN, 0), ec->l_break);
+	/* nft_fib_v6_skip_icmpv6(): ICMPv6 from :: to a link-local
+	 * destination (DAD, router solicitations): the input device */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(l4proto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, IPPROTO_ICMPV6_, 0), l_noskip);
+	for (i = 0; i < 16; i += 8) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6,
+					     (int16_t)(ST_NHC_OFF + IPV6_SADDR_OFF + i)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_noskip);
+	}
+	emit_linklocal(p, (int16_t)(ST_NHC_OFF + IPV6_DADDR_OFF), l_in);
+	codegen_label_bind(p, l_noskip);
+	/* nothing found until proven otherwise */
+	store_none(p, f);
+	emit_custom_rules(p, env->off.net_fib6_custom, l_drop);
+	/* source-specific routes or nexthop objects: fail closed */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, 32));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 4), FIB4_TABLE_STATUS));
+	for (i = 0; i < 16; i += 4)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(key + 8 + i), 0));
+	emit_lookup(p, env->fib6_fd);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB6_F_SUBTREES | FIB6_F_NHOBJ));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
+	/* key = { 160, table, address }; a link-local address is looked up
+	 * with RT6_LOOKUP_F_IFACE and skb->dev (the input device): that
+	 * device's tables; r9 = the local table's id, r9 - 1 main's */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, FIB6_KEY_BITS));
+	codegen_emit_copy(p, R10, (int16_t)(key + 8), R6, addr, 16, R1);
+	emit_linklocal(p, addr, l_ll);
+	codegen_emit(p, INSN_MOV64_IMM(R9, FIB6_TABLE_LOCAL));
+	codegen_emit_jmp(p, INSN_JA(0), l_tables);
+	codegen_label_bind(p, l_ll);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, PKT_OFF(iif)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R9, 8));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R9, FIB6_TABLE_LOCAL));
+	codegen_label_bind(p, l_tables);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R9, (int16_t)(key + 4)));
+	emit_lookup(p, env->fib6_fd);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_found);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R9, FIB6_TABLE_LOCAL - FIB6_TABLE_MAIN));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R9, (int16_t)(key + 4)));
+	emit_lookup(p, env->fib6_fd);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_end);
+	codegen_label_bind(p, l_found);
+}
+
+/*
+ * regs[dreg] = nft_fib4_eval() or nft_fib6_eval() (@family): the route
+ * lookup's output device (oif, oifname, or whether there is one).
+ * Register use: r9 = the route found.
+ */
+static void fib_emit_route(struct codegen_prog *p, const struct expr_fib *f,
+			   const struct codegen_expr_ctx *ec, int family)
+{
+	uint32_t l_in = codegen_label_new(p), l_drop = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p), l_found = codegen_label_new(p);
+	int i;
+
+	/* 1. nft_fib_can_skip() */
+	emit_can_skip(p, ec->env, l_in);
+	/* 2. the lookup */
+	if (family == NFPROTO_IPV4_)
+		emit_lookup4(p, f, ec, l_in, l_drop, l_end);
+	else
+		emit_lookup6(p, f, ec, l_in, l_drop, l_end);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	/* 3. nexthop objects, too many nexthops: fail closed; error types
+	 * (RTF_REJECT): the lookup fails; a local route, an anycast one
+	 * (IPv6 only: RTF_ANYCAST): nothing */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, flags)));
+	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, FIB4_F_INEXACT));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_drop);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB4_F_ERROR));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_end);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, type)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, RTN_LOCAL, 0), l_end);
+	if (family != NFPROTO_IPV4_)
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, RTN_ANYCAST, 0), l_end);
+	if (!(f->flags & FIB_F_IIF)) {
+		/* 4. the route's device */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, oif)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_end);
+		store_dev(p, f, R9, offsetof(struct codegen_fib4_val, oif),
+			  offsetof(struct codegen_fib4_val, name));
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+	} else {
+		/* 4. fib_info_nh_uses_dev(), nft_fib6_info_nh_uses_dev():
+		 * the input device among the nexthops' */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(iif)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_end);
+		for (i = 0; i < FIB4_NH_MAX; i++) {
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, (int16_t)
+				     (offsetof(struct codegen_fib4_val, nh) + 4 * i)));
+			codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R1, R2, 0), l_found);
+		}
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+		codegen_label_bind(p, l_found);
+		store_dev(p, f, R6, PKT_OFF(iif), PKT_OFF(iifname));
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+	}
+	/* the input device (nft_in(), skb->dev) */
+	codegen_label_bind(p, l_in);
+	store_dev(p, f, R6, PKT_OFF(iif), PKT_OFF(iifname));
+	codegen_emit_jmp(p, INSN_JA(0), l_end);
+	/* fail closed: regs->verdict.code = NF_DROP; stop the rule */
+	codegen_label_bind(p, l_drop);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
+	codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
+	codegen_label_bind(p, l_end);
+}
+
+/* the route lookup of the table's family; inet: by the packet's
+ * (nft_fib_inet_eval(); another one: break) */
+static void fib_emit_routes(struct codegen_prog *p, const struct expr_fib *f,
+			    const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_v6 = codegen_label_new(p), l_end = codegen_label_new(p);
+
+	if (env->fib4_fd < 0 || env->fib6_fd < 0 || env->off.dev_flags < 0 ||
+	    env->off.sk_rx_dst_ifindex < 0 || env->off.skb_sk < 0 ||
+	    env->off.sk_state < 0 || env->off.net_fib_custom < 0 ||
+	    env->off.net_fib6_custom < 0) {
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
+	/* shapes are shared by every program of the namespace, tc ones
+	 * too, but nft_fib_validate() allows no ingress or egress hook
+	 * (netdev is refused in fib_check()): in a tc program this code is
+	 * never reached, it only has to pass the verifier there (which
+	 * refuses unreachable instructions: the break is a test it cannot
+	 * decide, nfproto is never 255) */
+	if (env->ctx != CODEGEN_CTX_NF) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0xff, 0), ec->l_break);
+		store_none(p, f);
+		return;
+	}
+	if (f->family != NFPROTO_INET_) {
+		fib_emit_route(p, f, ec, f->family);
+		return;
+	}
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NFPROTO_IPV6_, 0), l_v6);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NFPROTO_IPV4_, 0), ec->l_break);
+	fib_emit_route(p, f, ec, NFPROTO_IPV4_);
+	codegen_emit_jmp(p, INSN_JA(0), l_end);
+	codegen_label_bind(p, l_v6);
+	fib_emit_route(p, f, ec, NFPROTO_IPV6_);
+	codegen_label_bind(p, l_end);
+}
+
+/* regs[dreg] = the address type (nft_fib4_eval_type()) or the route
+ * lookup's device (nft_fib4_eval()) */
 static void fib_emit(struct codegen_prog *p, const struct expr *e,
 		     const struct codegen_expr_ctx *ec)
 {
 	const struct expr_fib *f = expr_priv(e);
 
+	if (f->result != FIB_RESULT_ADDRTYPE) {
+		fib_emit_routes(p, f, ec);
+		return;
+	}
 	codegen_emit_addr_type(p, ec, f->flags & FIB_F_DADDR ? IPV4_DADDR_OFF :
 							      IPV4_SADDR_OFF,
 			       f->flags & FIB_F_IIF ? CODEGEN_ADDR_TYPE_IIF :

@@ -109,6 +109,13 @@ static int fib_parse(const struct nfnl_expr_ctx *ctx, void *p,
 	default:
 		return -EINVAL;
 	}
+	/* "nft_fib: fix stale stack leak via the OIFNAME register": the
+	 * present flag only with result oif, into one byte */
+	if (priv->flags & FIB_F_PRESENT) {
+		if (priv->result != FIB_RESULT_OIF)
+			return -EINVAL;
+		len = 1;
+	}
 	/* the hooks: at table validation, in base chains too (nf_tables
 	 * validates the table at commit, so the error names no attribute) */
 	return nfnl_reg_store(tb[NFTA_FIB_DREG], &priv->dreg, false, len);

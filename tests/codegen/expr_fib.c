@@ -5,8 +5,10 @@
  * gives for the netns's routes (local, broadcast, multicast, unicast, the
  * zero net and the limited broadcast), the oif restriction, the merged
  * local+main tables, route changes after
- * the commit reaching the mirror through its events, and the refusals
- * (route lookups, ip6 tables).
+ * the commit reaching the mirror through its events, the refusal of
+ * fib ... type in ip6 tables and of route lookups where policy rules
+ * exist (route lookups themselves: tests/e2e/expr_fib_route.sh,
+ * expr_fib6_route.sh).
  */
 #include <poll.h>
 #include <arpa/inet.h>
@@ -177,21 +179,21 @@ Test(expr_fib, merged_tables)
 	cr_assert_eq(type_of(FIB_F_DADDR, "127.0.0.8"), RTN_LOCAL);
 }
 
-Test(expr_fib, route_lookups_and_ip6_are_refused)
+Test(expr_fib, ip6_type_is_refused)
 {
 	struct tm_rb rb = { 0 };
 	struct dp_error err = { 0 };
 	struct expr_fib *f;
 	struct rule *r;
 
+	/* a route lookup in ip tables is served */
 	f = tm_add(&rb, EXPR_FIB, sizeof(*f));
 	f->result = FIB_RESULT_OIF;
 	f->flags = FIB_F_SADDR | FIB_F_IIF;
 	f->dreg = 4;
 	f->family = 2;
 	r = tm_rule_new(base, &rb);
-	cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "fib ... oif (a route lookup) is not supported by the nfbpf dataplane yet");
+	cr_assert_eq(dataplane_rule_check(base, r, &err), 0);
 	ruleset_rule_free(r);
 
 	f = tm_add(&rb, EXPR_FIB, sizeof(*f));
@@ -202,5 +204,30 @@ Test(expr_fib, route_lookups_and_ip6_are_refused)
 	r = tm_rule_new(base, &rb);
 	cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
 	cr_assert_str_eq(err.msg, "fib ... type is supported by the nfbpf dataplane in ip tables only (IPv6 address types are not mirrored)");
+	ruleset_rule_free(r);
+}
+
+Test(expr_fib, route_lookups_with_policy_rules_are_refused)
+{
+	struct tm_rb rb = { 0 };
+	struct dp_error err = { 0 };
+	struct expr_fib *f;
+	struct rule *r;
+
+	f = tm_add(&rb, EXPR_FIB, sizeof(*f));
+	f->result = FIB_RESULT_OIF;
+	f->flags = FIB_F_SADDR | FIB_F_IIF | FIB_F_PRESENT;
+	f->dreg = 4;
+	f->family = 2;
+	r = tm_rule_new(base, &rb);
+	cr_assert_eq(dataplane_rule_check(base, r, &err), 0);
+	/* an IPv6 rule does not matter to an ip table */
+	cr_assert_eq(system("ip -6 rule add from fd00::/8 table 100"), 0);
+	cr_assert_eq(dataplane_rule_check(base, r, &err), 0);
+	cr_assert_eq(system("ip rule add fwmark 7 table 100"), 0);
+	cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "fib route lookups: this namespace has IPv4 policy routing rules other than the default ones, which the nfbpf route mirror does not model");
+	cr_assert_eq(system("ip rule del fwmark 7 table 100"), 0);
+	cr_assert_eq(dataplane_rule_check(base, r, &err), 0);
 	ruleset_rule_free(r);
 }

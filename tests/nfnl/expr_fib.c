@@ -115,6 +115,22 @@ Test(expr_fib, oif_present_parses_and_dumps)
 	dump_is_input();
 }
 
+Test(expr_fib, present_is_for_result_oif_only)
+{
+	/* 6.18.44 ("nft_fib: fix stale stack leak via the OIFNAME
+	 * register"): `fib daddr oifname exists` is EINVAL */
+	put_fib(NFT_REG32_02, NFT_FIB_RESULT_OIFNAME,
+		NFTA_FIB_F_DADDR | NFTA_FIB_F_PRESENT);
+	cr_assert_eq(parse(), -EINVAL);
+	put_fib(NFT_REG32_02, NFT_FIB_RESULT_ADDRTYPE,
+		NFTA_FIB_F_DADDR | NFTA_FIB_F_PRESENT);
+	cr_assert_eq(parse(), -EINVAL);
+	/* one byte: the last register takes it */
+	put_fib(NFT_REG32_15, NFT_FIB_RESULT_OIF,
+		NFTA_FIB_F_DADDR | NFTA_FIB_F_PRESENT);
+	cr_assert_eq(parse(), 0);
+}
+
 Test(expr_fib, attributes_are_mandatory)
 {
 	begin();
