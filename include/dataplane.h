@@ -99,8 +99,8 @@ struct dp_delta {
  * @err: filled on failure
  *
  * A batch that adds or deletes rules and elements of exact (not interval)
- * sets only, after a published batch that changed rules and elements only,
- * is prepared from the records of those rules and elements alone: no walk
+ * sets only is prepared from the records of those rules and elements alone
+ * (and of what the last published batch, of any kind, changed): no walk
  * over chains, rules or set elements, so its cost does not grow with the
  * ruleset. Anything else (or a prepare after an abort) reads the whole
  * model.

@@ -326,8 +326,10 @@ struct dataplane {
 	/* incremental prepare (rule-only batches), see dataplane_prepare_delta() */
 	struct dp_recs touched;	/* records whose entry this prepare writes */
 	struct dp_recs dead;	/* records of rules the last commit deleted */
-	struct dp_recs settle;	/* rule records of the last prepare whose
-				 * genmask is not 0 yet */
+	struct dp_recs settle;	/* records of the last prepare whose two
+				 * generations differ: rules and fold heads
+				 * whose genmask is not 0 yet, chain heads
+				 * whose policy halves differ (settle_wanted()) */
 	struct dp_recs retired;	/* fold heads replaced by the last prepare */
 	struct dp_recs chain;	/* scratch: one chain's rule records */
 	struct rule **chain_rules;	/* scratch: their rules */
@@ -335,9 +337,9 @@ struct dataplane {
 	uint64_t fold_seq;
 	bool freeing;
 	bool incremental;	/* the current prepare is incremental */
-	bool rule_only;		/* ... is for a batch of rule and element
-				 * changes only */
-	bool last_rule_only;	/* the last published one was */
+	bool settling;		/* ... left a complete settle list */
+	bool settled;		/* the last published one did: the next
+				 * prepare may be incremental */
 	uint64_t rule_entries_next;
 	uint32_t unfolds;		/* fold heads this prepare unfolded */
 	struct list_head hooks;
@@ -2007,7 +2009,14 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 					return;
 				r->seen = true;
 				r->run = NULL;
-				r->want.genmask = rule->genmask & 3;
+				/* a rule of a chain the batch deletes goes with
+				 * it (a binding chain's rules have no genmask
+				 * of their own): the next incremental prepare
+				 * frees its entry (unreachable already: no
+				 * live rule jumps to a deleted chain, no hook
+				 * point runs it) */
+				r->want.genmask = (rule->genmask | c->genmask |
+						   t->genmask) & 3;
 				if (chain_push(dp, r, rule)) {
 					set_err(dp, err, -ENOMEM, NULL);
 					return;
@@ -2333,7 +2342,23 @@ static void write_touched(struct dataplane *dp)
 			write_live(dp, dp->touched.v[i]);
 }
 
-/* objects gone from the model: their entries are unreachable now */
+/*
+ * does @r's entry differ between the generations after this prepare (so
+ * that the next incremental prepare must make the next one's half or
+ * genmask bit what the live one holds then)? Rules and fold heads new or
+ * gone in the next generation; chain heads whose policy changes, or that
+ * are new or gone (a full prepare writes the next generation's policy of
+ * a live head only: the other half is two generations old)
+ */
+static bool settle_wanted(const struct dp_rec *r)
+{
+	if (r->kind == REC_HEAD)
+		return r->want.policy[0] != r->want.policy[1];
+	return !r->retired && r->want.genmask;
+}
+
+/* objects gone from the model: their entries are unreachable now; what
+ * the next prepare settles */
 static void drop_unseen(struct dataplane *dp)
 {
 	struct dp_rec *r, *n;
@@ -2345,9 +2370,8 @@ static void drop_unseen(struct dataplane *dp)
 			n = r->hnext;
 			if (!r->seen)
 				rec_free(dp, r);
-			else if (r->kind != REC_HEAD && !r->retired &&
-				 r->want.genmask && recs_push(&dp->settle, r))
-				dp->last_rule_only = dp->rule_only = false;
+			else if (settle_wanted(r) && recs_push(&dp->settle, r))
+				dp->settling = false;
 		}
 }
 
@@ -2406,9 +2430,9 @@ static struct dp_rec *prev_alive(struct dp_rec *r)
 
 /*
  * can the batch @d be prepared from the records alone? Only rules and
- * elements of exact sets changed, the last published prepare was a batch
- * of rules and elements too (so no chain policy of the other generation is
- * stale, and the set entries it changed are known: dp_sets_delta_ok()),
+ * elements of exact sets changed, the last published prepare (full or
+ * not) left complete lists of what differs between the generations (rule
+ * entries and chain policies: dp->settle; set entries: dp_sets_delta_ok()),
  * and every chain and set the new rules and elements name has a dataplane
  * id already.
  */
@@ -2418,7 +2442,7 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 	uint32_t i;
 
 	(void)net;
-	if (!d || d->other || !dp->last_rule_only || dp->prepared ||
+	if (!d || d->other || !dp->settled || dp->prepared ||
 	    !dp_sets_delta_ok(dp->sets, NULL, NULL))
 		return false;
 	for (i = 0; i < d->nelems; i++) {
@@ -2464,8 +2488,9 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 /*
  * pass B for a rule-only batch: settle what the last commit left (rules it
  * added are active in both generations now, rules it deleted are gone from
- * the model), then a record per rule of @d, linked between its
- * neighbours. Touches O(batch) records, never a whole chain.
+ * the model, chain policies it changed hold in both generations), then a
+ * record per rule of @d, linked between its neighbours. Touches O(batch)
+ * records, never a whole chain.
  */
 static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 				const struct dp_delta *d, struct dp_error *err)
@@ -2474,11 +2499,18 @@ static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 	int64_t count = (int64_t)dp->stats.rule_entries;
 	uint32_t i;
 
-	/* 1. the last commit's rules */
+	/* 1. the last commit's rules and chain policies */
 	for (i = 0; i < dp->settle.n; i++) {
 		struct dp_rec *r = dp->settle.v[i];
 
-		if (r->shadow.genmask & cur) {
+		if (r->kind == REC_HEAD) {
+			/* this batch changes no policy: the next generation
+			 * has the live one's */
+			if (touch(dp, r))
+				goto out_nomem;
+			r->want.policy[dp->gen_next] =
+				r->want.policy[dp->gen_next ^ 1];
+		} else if (r->shadow.genmask & cur) {
 			r->dead = true;
 			if (recs_push(&dp->dead, r))
 				goto out_nomem;
@@ -2596,9 +2628,8 @@ static void finish_delta(struct dataplane *dp)
 	for (i = 0; i < dp->touched.n; i++) {
 		struct dp_rec *r = dp->touched.v[i];
 
-		if (r->kind != REC_HEAD && r->want.genmask &&
-		    recs_push(&dp->settle, r))
-			dp->rule_only = false;	/* next prepare: a full one */
+		if (settle_wanted(r) && recs_push(&dp->settle, r))
+			dp->settling = false;	/* next prepare: a full one */
 	}
 }
 
@@ -3199,7 +3230,7 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	dp->dead.n = 0;
 	dp->unfolds = 0;
 	free_retired(dp);
-	dp->rule_only = delta && !delta->other;
+	dp->settling = true;
 	dp->incremental = delta_ok(dp, net, delta);
 	if (dp->incremental) {
 		/* 1. entries of the rules of this batch only */
@@ -3356,7 +3387,7 @@ void dataplane_publish(struct net *net)
 			}
 	}
 	dp->touched.n = 0;
-	dp->last_rule_only = dp->rule_only;
+	dp->settled = dp->settling;
 	alloc_publish(&dp->entries);
 	alloc_publish(&dp->counters);
 	alloc_publish(&dp->states);
@@ -3451,7 +3482,7 @@ void dataplane_abort(struct net *net)
 	for (i = 0; i < dp->dead.n; i++)
 		dp->dead.v[i]->dead = false;
 	dp->touched.n = dp->dead.n = dp->settle.n = 0;
-	dp->last_rule_only = false;
+	dp->settled = false;
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
 		if (h->fresh)
 			hook_free(dp, h);

@@ -265,7 +265,8 @@ Test(fold, incremental_append_insert_delete)
 	dataplane_publish(&net);
 	tm_flip(&net);
 	dataplane_stats(&net, &s1);
-	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 2,
+		     "both, the first one after the full prepare too");
 	cr_assert_eq(s1.fold_heads, 1, "appending keeps the run folded");
 	check_delta("appended");
 
@@ -304,7 +305,7 @@ Test(fold, delete_member_while_folded)
 	for (i = 0; i < 32; i++)
 		r[i] = add(base, PORT0 + i, NF_DROP, NULL);
 	tm_commit_ok(&net);
-	/* a rule-only batch, so the next one is incremental */
+	/* a rule-only batch (incremental, as the next ones) */
 	n = add(base, PORT0 + 40, NF_ACCEPT, NULL);
 	d.rules = &n;
 	d.nrules = 1;
