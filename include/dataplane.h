@@ -221,6 +221,7 @@ int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val);
  *	elements
  * @set_entries_written: set map entries written or deleted so far
  * @fold_heads: folded runs of rules live (each one hash lookup per packet)
+ * @fold_keys_written: fold map keys written or deleted so far
  * @inflight_timeouts: prepares that waited for a generation's packets in
  *		       vain for a second and fell back to an RCU grace period
  */
@@ -232,6 +233,7 @@ struct dp_stats {
 	uint64_t fold_heads;
 	uint64_t set_entries_written;
 	uint64_t inflight_timeouts;
+	uint64_t fold_keys_written;
 };
 
 /**

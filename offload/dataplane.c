@@ -124,6 +124,9 @@ enum rec_kind { REC_HEAD, REC_RULE, REC_FOLD };
  * in the next generation, the run is walked rule by rule) when a rule
  * goes inside it or a member goes away; the next full prepare folds again.
  * @run: member rules: their fold head
+ * @run_seq: member rules: their fold head's @handle, kept across full
+ *	     prepares (which reset @run): a run whose rules did not change
+ *	     keeps its head and fold map keys (fold_keep())
  * @last: fold heads: the last member
  * @keys: fold heads: the fold map keys they own, owned array
  * @nkeys: count
@@ -134,6 +137,7 @@ struct dp_rec {
 	struct dp_rec *hnext;
 	struct dp_rec *prev, *succ;
 	struct dp_rec *run, *last;
+	uint64_t run_seq;
 	struct codegen_fold_key *keys;
 	uint32_t nkeys;
 	bool unfolded;
@@ -618,6 +622,23 @@ static struct dp_rec *rec_new(struct dataplane *dp, uint8_t kind,
 	return r;
 }
 
+/* fold map keys[0, n) go: one syscall for all of them (the first one
+ * missing stops the batch: the rest one by one) */
+static void fold_keys_delete(struct dataplane *dp,
+			     const struct codegen_fold_key *keys, uint32_t n)
+{
+	uint32_t done = n, i;
+
+	if (!n)
+		return;
+	dp->stats.fold_keys_written += n;
+	if (!bpf_map_delete_batch(dp->env.fold_fd, keys, &done, NULL) &&
+	    done == n)
+		return;
+	for (i = done < n ? done : 0; i < n; i++)
+		bpf_map_delete_elem(dp->env.fold_fd, &keys[i]);
+}
+
 static void rec_free(struct dataplane *dp, struct dp_rec *r)
 {
 	struct dp_rec **pp = rec_bucket(dp, r->kind, r->table, r->handle);
@@ -628,8 +649,7 @@ static void rec_free(struct dataplane *dp, struct dp_rec *r)
 	*pp = r->hnext;
 	dp->nrecs--;
 	if (!dp->freeing)
-		for (i = 0; i < r->nkeys; i++)
-			bpf_map_delete_elem(dp->env.fold_fd, &r->keys[i]);
+		fold_keys_delete(dp, r->keys, r->nkeys);
 	free(r->keys);
 	alloc_put(&dp->entries, r->idx);
 	for (i = 0; i < r->nslots; i++)
@@ -1889,6 +1909,7 @@ static uint32_t fold_run(struct net *net, struct dataplane *dp,
 		    bpf_map_update_elem(dp->env.fold_fd, key, &v[k]->idx,
 					BPF_NOEXIST))
 			break;
+		dp->stats.fold_keys_written++;
 		h->nkeys++;
 	}
 	if (h->nkeys < FOLD_MIN)
@@ -1901,14 +1922,47 @@ static uint32_t fold_run(struct net *net, struct dataplane *dp,
 	memcpy(h->want.consts + FOLD_CONST_RUN, &h->idx, 4);
 	h->seen = true;
 	h->last = v[i + h->nkeys - 1];
-	for (k = i; k < i + h->nkeys; k++)
+	for (k = i; k < i + h->nkeys; k++) {
 		v[k]->run = h;
+		v[k]->run_seq = h->handle;
+	}
 	*out = h;
 	return h->nkeys;
 
 out_free:
 	rec_free(dp, h);
 	return 0;
+}
+
+/*
+ * the fold head of the live generation whose members are exactly the
+ * rules chain[i, i + its nkeys), in order (nothing inserted among them or
+ * deleted since it was made: that unfolds it), if any: it stays, with its
+ * entry and fold map keys (retire_heads() retired it; a full prepare that
+ * changes nothing of a run writes nothing of it, and the next prepare
+ * frees nothing of it). Its members' keys are those of their constants,
+ * which a rule's record never changes.
+ */
+static struct dp_rec *fold_keep(struct dataplane *dp, const struct table *t,
+				uint32_t i, uint32_t n)
+{
+	struct dp_rec **v = dp->chain.v, *h;
+	uint32_t k;
+
+	if (!v[i]->run_seq)
+		return NULL;
+	h = rec_find(dp, REC_FOLD, t->handle, v[i]->run_seq);
+	if (!h || !h->retired || h->unfolded || h->nkeys < FOLD_MIN ||
+	    h->nkeys > n - i || v[i + h->nkeys - 1] != h->last)
+		return NULL;
+	for (k = i; k < i + h->nkeys; k++)
+		if (v[k]->run_seq != h->handle)
+			return NULL;
+	for (k = i; k < i + h->nkeys; k++)
+		v[k]->run = h;
+	h->retired = false;
+	h->want.genmask = 0;	/* the live generation runs it already */
+	return h;
 }
 
 /* fold head @h: its exit is the entry after its last member */
@@ -1934,7 +1988,11 @@ static void link_chain(struct net *net, struct dataplane *dp,
 
 	head->prev = NULL;
 	while (i < n) {
-		m = fold_run(net, dp, t, i, n, &h);
+		h = fold_keep(dp, t, i, n);
+		if (h)
+			m = h->nkeys;
+		else
+			m = fold_run(net, dp, t, i, n, &h);
 		if (h) {
 			prev->want.next = h->idx;
 			prev->succ = h;
@@ -1942,6 +2000,7 @@ static void link_chain(struct net *net, struct dataplane *dp,
 			prev = h;
 		} else {
 			m = 1;
+			dp->chain.v[i]->run_seq = 0;
 		}
 		for (k = i; k < i + m; k++) {
 			struct dp_rec *r = dp->chain.v[k];
@@ -2050,13 +2109,15 @@ static int retire_heads(struct dataplane *dp)
 	return 0;
 }
 
-/* the heads the last prepare retired: their keys and entries go */
+/* the heads the last prepare retired (and did not keep: fold_keep()):
+ * their keys and entries go */
 static void free_retired(struct dataplane *dp)
 {
 	uint32_t i;
 
 	for (i = 0; i < dp->retired.n; i++)
-		rec_free(dp, dp->retired.v[i]);
+		if (dp->retired.v[i]->retired)
+			rec_free(dp, dp->retired.v[i]);
 	dp->retired.n = 0;
 }
 
