@@ -122,7 +122,8 @@ enum rec_kind { REC_HEAD, REC_RULE, REC_FOLD };
  * incremental prepare keeps a run folded when rules come before or after
  * it (the head's exit follows), and unfolds it (the head goes inactive
  * in the next generation, the run is walked rule by rule) when a rule
- * goes inside it or a member goes away; the next full prepare folds again.
+ * goes inside it or a member goes away; the next full prepare folds again
+ * (and keeps a run whose rules did not change: fold_keep()).
  * @run: member rules: their fold head
  * @run_seq: member rules: their fold head's @handle, kept across full
  *	     prepares (which reset @run): a run whose rules did not change
