@@ -2503,7 +2503,6 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 {
 	uint32_t i;
 
-	(void)net;
 	if (!d || d->other || !dp->settled || dp->prepared ||
 	    !dp_sets_delta_ok(dp->sets, NULL, NULL))
 		return false;
@@ -2541,6 +2540,11 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 				return false;
 			if (e->type == EXPR_DYNSET && (!dp_sets_count(dp->sets,
 			    ((const struct expr_dynset *)expr_priv(e))->set)))
+				return false;
+			/* a set both looked up and added to with statements
+			 * (refused by the full prepare) */
+			if (active(rule->genmask, genmask_next(net)) &&
+			    !dp_sets_delta_expr_ok(dp->sets, e))
 				return false;
 		}
 	}

@@ -1317,3 +1317,81 @@ Test(incremental, random_full_and_incremental_batches_match_the_model)
 		      "%lu incremental of 80, %u full, %u aborted",
 		      (unsigned long)(incrementals() - n0), fulls, aborts);
 }
+
+/*
+ * add @d { udp dport counter } (statements on the elements the packet
+ * path adds), then udp dport @d drop in a rule batch: refused as the full
+ * prepare refuses it (lookups of such elements), not prepared from the
+ * rule alone; and the other way round
+ */
+Test(incremental, lookups_and_dynset_statements_of_one_set_are_refused_in_rule_batches)
+{
+	struct set *d = tm_set(t, "d", 0x20 /* dynamic */, 2);
+	struct dp_error err = { 0 };
+	struct expr_dynset *ds;
+	struct tm_rb rb = { 0 };
+	struct expr *x;
+	struct rule *r;
+	int ret, k;
+
+	d->size = 4;
+	for (k = 0; k < 2; k++) {
+		/* k = 0: the dynset rule first, k = 1: the lookup rule first */
+		tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+		if (k == 0) {
+			ds = tm_add(&rb, EXPR_DYNSET, sizeof(*ds));
+			ds->set = d;
+			ds->op = DYNSET_OP_ADD;
+			ds->sreg_key = 4;
+			x = (struct expr *)ds->exprs;
+			x->type = EXPR_COUNTER;
+			x->size = EXPR_SIZE(sizeof(struct expr_counter));
+			ds->nexprs = 1;
+			ds->exprs_len = x->size;
+		} else {
+			tm_lookup(&rb, d, 4, false);
+			tm_verdict(&rb, NF_DROP, NULL);
+		}
+		tm_rule(base, &rb);
+		tm_commit_ok(&net);
+		/* a rule batch (incremental, as the next one would be) */
+		r = dport_new(99, NF_DROP);
+		list_add_tail(&r->list, &base->rules);
+		commit_delta(&r, 1);
+		tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+		if (k == 0) {
+			tm_lookup(&rb, d, 4, false);
+			tm_verdict(&rb, NF_DROP, NULL);
+		} else {
+			ds = tm_add(&rb, EXPR_DYNSET, sizeof(*ds));
+			ds->set = d;
+			ds->op = DYNSET_OP_ADD;
+			ds->sreg_key = 4;
+			x = (struct expr *)ds->exprs;
+			x->type = EXPR_COUNTER;
+			x->size = EXPR_SIZE(sizeof(struct expr_counter));
+			ds->nexprs = 1;
+			ds->exprs_len = x->size;
+		}
+		r = tm_rule(base, &rb);
+		{
+			struct dp_delta dl = { .rules = &r, .nrules = 1 };
+
+			ret = dataplane_prepare_delta(&net, &dl, &err);
+		}
+		cr_assert_eq(ret, -EOPNOTSUPP, "k %d: %d %s", k, ret,
+			     err.msg ? err.msg : "");
+		cr_assert(err.msg && strstr(err.msg, "lookups of elements"),
+			  "k %d: %s", k, err.msg ? err.msg : "");
+		dataplane_abort(&net);
+		tm_rule_free(r);
+		/* empty the chain for the other order */
+		{
+			struct rule *q;
+
+			list_for_each_entry(q, &base->rules, list)
+				tm_rule_del(q);
+		}
+		tm_commit_ok(&net);
+	}
+}
