@@ -19,7 +19,7 @@ builddir=.
 quick=0
 only=""		# cp | pkt: one section only
 sender_kind="" PKT_COUNT=0
-o_pkt="" o_add="" o_load="" o_setadd="" o_mixed="" o_reps="" prefill=0 args_echo=""
+o_pkt="" o_add="" o_load="" o_setadd="" o_mixed="" o_reps="" o_padd="" prefill=0 args_echo=""
 
 usage() {
 	cat <<EOF
@@ -33,6 +33,9 @@ usage: $0 [--builddir DIR] [--quick]
   --load-sizes "N..."  nft -f rows; "" = none (also skips the list row)
   --set-add-sizes "N..."  nft add element rows: set sizes (default: 1000000,
                   quick 100000); "" = none
+  --policy-add-sizes "N..."  nft add rule right after a batch that changes
+                  the chain's policy, chain of N rules (default: 10000 100000,
+                  quick 1000 10000); "" = none
   --mixed-sizes "N..."  packet rows of N non-matching rules of 8 shapes in
                   turn, so that no run of them folds (default: 1000); "" = none
   --reps N        repetitions of each packet row (default 5, quick 3)
@@ -53,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--add-sizes) [ $# -ge 2 ] || usage; o_add=$2; args_echo+=" $1 '$2'"; shift 2 ;;
 	--load-sizes) [ $# -ge 2 ] || usage; o_load=$2; [ -z "$2" ] && o_load=-; args_echo+=" $1 '$2'"; shift 2 ;;
 	--set-add-sizes) [ $# -ge 2 ] || usage; o_setadd=$2; [ -z "$2" ] && o_setadd=-; args_echo+=" $1 '$2'"; shift 2 ;;
+	--policy-add-sizes) [ $# -ge 2 ] || usage; o_padd=$2; [ -z "$2" ] && o_padd=-; args_echo+=" $1 '$2'"; shift 2 ;;
 	--mixed-sizes) [ $# -ge 2 ] || usage; o_mixed=$2; [ -z "$2" ] && o_mixed=-; args_echo+=" $1 '$2'"; shift 2 ;;
 	--reps) [ $# -ge 2 ] || usage; o_reps=$2; args_echo+=" $1 $2"; shift 2 ;;
 	--prefill) [ $# -ge 2 ] || usage; prefill=$2; args_echo+=" $1 $2"; shift 2 ;;
@@ -85,6 +89,7 @@ if ((quick)); then
 	LOAD_REPS=3 LIST_REPS=3 NADD=20
 	SET_PKT=10000 SET_ADD=(100000)	# set lookup row; element add rows
 	MIXED_SIZES=(1000)		# packet rows, rules of varied shapes
+	PADD_SIZES=(1000 10000)		# add rule after a policy change
 else
 	LOAD_SIZES=(10000 100000)
 	ADD_SIZES=(1000 10000 100000)
@@ -94,6 +99,7 @@ else
 	LOAD_REPS=3 LIST_REPS=3 NADD=20
 	SET_PKT=100000 SET_ADD=(1000000)
 	MIXED_SIZES=(1000)
+	PADD_SIZES=(10000 100000)
 fi
 [ -n "$o_pkt" ] && read -r -a PKT_SIZES <<<"$o_pkt"
 [ -n "$o_add" ] && read -r -a ADD_SIZES <<<"$o_add"
@@ -101,6 +107,8 @@ if [ "$o_mixed" = - ]; then MIXED_SIZES=()
 elif [ -n "$o_mixed" ]; then read -r -a MIXED_SIZES <<<"$o_mixed"; fi
 if [ "$o_setadd" = - ]; then SET_ADD=()
 elif [ -n "$o_setadd" ]; then read -r -a SET_ADD <<<"$o_setadd"; fi
+if [ "$o_padd" = - ]; then PADD_SIZES=()
+elif [ -n "$o_padd" ]; then read -r -a PADD_SIZES <<<"$o_padd"; fi
 if [ "$o_load" = - ]; then LOAD_SIZES=() LIST_SIZE=""
 elif [ -n "$o_load" ]; then read -r -a LOAD_SIZES <<<"$o_load"; fi
 [ -n "$o_reps" ] && PKT_REPS=$o_reps
@@ -426,6 +434,41 @@ for s in k b; do
 	else
 		putfail $s "elemadd$n" "$REASON"
 		[ $s = b ] && daemon_restart "after failed load of a $n-element set"
+	fi
+	flush $s
+done
+done
+
+# nft add rule right after a batch that changes the chain's policy (untimed;
+# it alternates drop and accept), for each N of PADD_SIZES: nfbpfd prepares
+# the policy change from the whole ruleset, the rule batch after it from
+# its rule (and the policy it settles)
+for n in "${PADD_SIZES[@]}"; do
+row "padd$n" "nft add rule right after a policy change, chain of $(human "$n") (ms, median of $NADD)" ms
+f=$(rules_file "$n")
+for s in k b; do
+	log "control plane: side $s, rule add after a policy change, $n rules"
+	flush $s
+	if timed $s nft -f "$f"; then
+		ts=() pol=drop
+		for i in $(seq "$NADD"); do
+			addseq=$((addseq + 1))
+			if ! timed $s nft "chain ip t in { policy $pol; }"; then
+				putfail $s "padd$n" "policy change: $REASON"; break
+			fi
+			if [ $pol = drop ]; then pol=accept; else pol=drop; fi
+			if timed $s nft add rule ip t in ip saddr 10.251.$((addseq / 256)).$((addseq % 256)) \
+				tcp dport $((2000 + addseq)) counter accept; then
+				ts+=("$T_US")
+			else
+				putfail $s "padd$n" "$REASON"; break
+			fi
+		done
+		[ ${#ts[@]} = "$NADD" ] && put $s "padd$n" "$(median "${ts[@]}" | awk '{print $1 / 1000}')"
+		raw "padd$n" $s "${ts[@]}"
+	else
+		putfail $s "padd$n" "$REASON"
+		[ $s = b ] && daemon_restart "after failed load of $n rules"
 	fi
 	flush $s
 done

@@ -99,8 +99,8 @@ struct dp_delta {
  * @err: filled on failure
  *
  * A batch that adds or deletes rules and elements of exact (not interval)
- * sets only, after a published batch that changed rules and elements only,
- * is prepared from the records of those rules and elements alone: no walk
+ * sets only is prepared from the records of those rules and elements alone
+ * (and of what the last published batch, of any kind, changed): no walk
  * over chains, rules or set elements, so its cost does not grow with the
  * ruleset. Anything else (or a prepare after an abort) reads the whole
  * model.
@@ -221,6 +221,7 @@ int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val);
  *	elements
  * @set_entries_written: set map entries written or deleted so far
  * @fold_heads: folded runs of rules live (each one hash lookup per packet)
+ * @fold_keys_written: fold map keys written or deleted so far
  * @inflight_timeouts: prepares that waited for a generation's packets in
  *		       vain for a second and fell back to an RCU grace period
  */
@@ -232,6 +233,7 @@ struct dp_stats {
 	uint64_t fold_heads;
 	uint64_t set_entries_written;
 	uint64_t inflight_timeouts;
+	uint64_t fold_keys_written;
 };
 
 /**

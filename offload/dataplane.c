@@ -130,8 +130,12 @@ enum rec_kind { REC_HEAD, REC_RULE, REC_FOLD };
  * incremental prepare keeps a run folded when rules come before or after
  * it (the head's exit follows), and unfolds it (the head goes inactive
  * in the next generation, the run is walked rule by rule) when a rule
- * goes inside it or a member goes away; the next full prepare folds again.
+ * goes inside it or a member goes away; the next full prepare folds again
+ * (and keeps a run whose rules did not change: fold_keep()).
  * @run: member rules: their fold head
+ * @run_seq: member rules: their fold head's @handle, kept across full
+ *	     prepares (which reset @run): a run whose rules did not change
+ *	     keeps its head and fold map keys (fold_keep())
  * @last: fold heads: the last member
  * @keys: fold heads: the fold map keys they own, owned array
  * @nkeys: count
@@ -142,6 +146,7 @@ struct dp_rec {
 	struct dp_rec *hnext;
 	struct dp_rec *prev, *succ;
 	struct dp_rec *run, *last;
+	uint64_t run_seq;
 	struct codegen_fold_key *keys;
 	uint32_t nkeys;
 	bool unfolded;
@@ -334,8 +339,10 @@ struct dataplane {
 	/* incremental prepare (rule-only batches), see dataplane_prepare_delta() */
 	struct dp_recs touched;	/* records whose entry this prepare writes */
 	struct dp_recs dead;	/* records of rules the last commit deleted */
-	struct dp_recs settle;	/* rule records of the last prepare whose
-				 * genmask is not 0 yet */
+	struct dp_recs settle;	/* records of the last prepare whose two
+				 * generations differ: rules and fold heads
+				 * whose genmask is not 0 yet, chain heads
+				 * whose policy halves differ (settle_wanted()) */
 	struct dp_recs retired;	/* fold heads replaced by the last prepare */
 	struct dp_recs chain;	/* scratch: one chain's rule records */
 	struct rule **chain_rules;	/* scratch: their rules */
@@ -343,9 +350,9 @@ struct dataplane {
 	uint64_t fold_seq;
 	bool freeing;
 	bool incremental;	/* the current prepare is incremental */
-	bool rule_only;		/* ... is for a batch of rule and element
-				 * changes only */
-	bool last_rule_only;	/* the last published one was */
+	bool settling;		/* ... left a complete settle list */
+	bool settled;		/* the last published one did: the next
+				 * prepare may be incremental */
 	uint64_t rule_entries_next;
 	uint32_t unfolds;		/* fold heads this prepare unfolded */
 	struct list_head hooks;
@@ -624,6 +631,23 @@ static struct dp_rec *rec_new(struct dataplane *dp, uint8_t kind,
 	return r;
 }
 
+/* fold map keys[0, n) go: one syscall for all of them (the first one
+ * missing stops the batch: the rest one by one) */
+static void fold_keys_delete(struct dataplane *dp,
+			     const struct codegen_fold_key *keys, uint32_t n)
+{
+	uint32_t done = n, i;
+
+	if (!n)
+		return;
+	dp->stats.fold_keys_written += n;
+	if (!bpf_map_delete_batch(dp->env.fold_fd, keys, &done, NULL) &&
+	    done == n)
+		return;
+	for (i = done < n ? done : 0; i < n; i++)
+		bpf_map_delete_elem(dp->env.fold_fd, &keys[i]);
+}
+
 static void rec_free(struct dataplane *dp, struct dp_rec *r)
 {
 	struct dp_rec **pp = rec_bucket(dp, r->kind, r->table, r->handle);
@@ -634,8 +658,7 @@ static void rec_free(struct dataplane *dp, struct dp_rec *r)
 	*pp = r->hnext;
 	dp->nrecs--;
 	if (!dp->freeing)
-		for (i = 0; i < r->nkeys; i++)
-			bpf_map_delete_elem(dp->env.fold_fd, &r->keys[i]);
+		fold_keys_delete(dp, r->keys, r->nkeys);
 	free(r->keys);
 	alloc_put(&dp->entries, r->idx);
 	for (i = 0; i < r->nslots; i++)
@@ -1952,6 +1975,7 @@ static uint32_t fold_run(struct net *net, struct dataplane *dp,
 		    bpf_map_update_elem(dp->env.fold_fd, key, &v[k]->idx,
 					BPF_NOEXIST))
 			break;
+		dp->stats.fold_keys_written++;
 		h->nkeys++;
 	}
 	if (h->nkeys < FOLD_MIN)
@@ -1964,14 +1988,47 @@ static uint32_t fold_run(struct net *net, struct dataplane *dp,
 	memcpy(h->want.consts + FOLD_CONST_RUN, &h->idx, 4);
 	h->seen = true;
 	h->last = v[i + h->nkeys - 1];
-	for (k = i; k < i + h->nkeys; k++)
+	for (k = i; k < i + h->nkeys; k++) {
 		v[k]->run = h;
+		v[k]->run_seq = h->handle;
+	}
 	*out = h;
 	return h->nkeys;
 
 out_free:
 	rec_free(dp, h);
 	return 0;
+}
+
+/*
+ * the fold head of the live generation whose members are exactly the
+ * rules chain[i, i + its nkeys), in order (nothing inserted among them or
+ * deleted since it was made: that unfolds it), if any: it stays, with its
+ * entry and fold map keys (retire_heads() retired it; a full prepare that
+ * changes nothing of a run writes nothing of it, and the next prepare
+ * frees nothing of it). Its members' keys are those of their constants,
+ * which a rule's record never changes.
+ */
+static struct dp_rec *fold_keep(struct dataplane *dp, const struct table *t,
+				uint32_t i, uint32_t n)
+{
+	struct dp_rec **v = dp->chain.v, *h;
+	uint32_t k;
+
+	if (!v[i]->run_seq)
+		return NULL;
+	h = rec_find(dp, REC_FOLD, t->handle, v[i]->run_seq);
+	if (!h || !h->retired || h->unfolded || h->nkeys < FOLD_MIN ||
+	    h->nkeys > n - i || v[i + h->nkeys - 1] != h->last)
+		return NULL;
+	for (k = i; k < i + h->nkeys; k++)
+		if (v[k]->run_seq != h->handle)
+			return NULL;
+	for (k = i; k < i + h->nkeys; k++)
+		v[k]->run = h;
+	h->retired = false;
+	h->want.genmask = 0;	/* the live generation runs it already */
+	return h;
 }
 
 /* fold head @h: its exit is the entry after its last member */
@@ -1997,7 +2054,11 @@ static void link_chain(struct net *net, struct dataplane *dp,
 
 	head->prev = NULL;
 	while (i < n) {
-		m = fold_run(net, dp, t, i, n, &h);
+		h = fold_keep(dp, t, i, n);
+		if (h)
+			m = h->nkeys;
+		else
+			m = fold_run(net, dp, t, i, n, &h);
 		if (h) {
 			prev->want.next = h->idx;
 			prev->succ = h;
@@ -2005,6 +2066,7 @@ static void link_chain(struct net *net, struct dataplane *dp,
 			prev = h;
 		} else {
 			m = 1;
+			dp->chain.v[i]->run_seq = 0;
 		}
 		for (k = i; k < i + m; k++) {
 			struct dp_rec *r = dp->chain.v[k];
@@ -2072,7 +2134,14 @@ static void prepare_rules(struct net *net, struct dataplane *dp,
 					return;
 				r->seen = true;
 				r->run = NULL;
-				r->want.genmask = rule->genmask & 3;
+				/* a rule of a chain the batch deletes goes with
+				 * it (a binding chain's rules have no genmask
+				 * of their own): the next incremental prepare
+				 * frees its entry (unreachable already: no
+				 * live rule jumps to a deleted chain, no hook
+				 * point runs it) */
+				r->want.genmask = (rule->genmask | c->genmask |
+						   t->genmask) & 3;
 				if (chain_push(dp, r, rule)) {
 					set_err(dp, err, -ENOMEM, NULL);
 					return;
@@ -2106,13 +2175,15 @@ static int retire_heads(struct dataplane *dp)
 	return 0;
 }
 
-/* the heads the last prepare retired: their keys and entries go */
+/* the heads the last prepare retired (and did not keep: fold_keep()):
+ * their keys and entries go */
 static void free_retired(struct dataplane *dp)
 {
 	uint32_t i;
 
 	for (i = 0; i < dp->retired.n; i++)
-		rec_free(dp, dp->retired.v[i]);
+		if (dp->retired.v[i]->retired)
+			rec_free(dp, dp->retired.v[i]);
 	dp->retired.n = 0;
 }
 
@@ -2398,7 +2469,23 @@ static void write_touched(struct dataplane *dp)
 			write_live(dp, dp->touched.v[i]);
 }
 
-/* objects gone from the model: their entries are unreachable now */
+/*
+ * does @r's entry differ between the generations after this prepare (so
+ * that the next incremental prepare must make the next one's half or
+ * genmask bit what the live one holds then)? Rules and fold heads new or
+ * gone in the next generation; chain heads whose policy changes, or that
+ * are new or gone (a full prepare writes the next generation's policy of
+ * a live head only: the other half is two generations old)
+ */
+static bool settle_wanted(const struct dp_rec *r)
+{
+	if (r->kind == REC_HEAD)
+		return r->want.policy[0] != r->want.policy[1];
+	return !r->retired && r->want.genmask;
+}
+
+/* objects gone from the model: their entries are unreachable now; what
+ * the next prepare settles */
 static void drop_unseen(struct dataplane *dp)
 {
 	struct dp_rec *r, *n;
@@ -2410,9 +2497,8 @@ static void drop_unseen(struct dataplane *dp)
 			n = r->hnext;
 			if (!r->seen)
 				rec_free(dp, r);
-			else if (r->kind != REC_HEAD && !r->retired &&
-				 r->want.genmask && recs_push(&dp->settle, r))
-				dp->last_rule_only = dp->rule_only = false;
+			else if (settle_wanted(r) && recs_push(&dp->settle, r))
+				dp->settling = false;
 		}
 }
 
@@ -2471,9 +2557,9 @@ static struct dp_rec *prev_alive(struct dp_rec *r)
 
 /*
  * can the batch @d be prepared from the records alone? Only rules and
- * elements of exact sets changed, the last published prepare was a batch
- * of rules and elements too (so no chain policy of the other generation is
- * stale, and the set entries it changed are known: dp_sets_delta_ok()),
+ * elements of exact sets changed, the last published prepare (full or
+ * not) left complete lists of what differs between the generations (rule
+ * entries and chain policies: dp->settle; set entries: dp_sets_delta_ok()),
  * and every chain and set the new rules and elements name has a dataplane
  * id already.
  */
@@ -2482,8 +2568,7 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 {
 	uint32_t i;
 
-	(void)net;
-	if (!d || d->other || !dp->last_rule_only || dp->prepared ||
+	if (!d || d->other || !dp->settled || dp->prepared ||
 	    !dp_sets_delta_ok(dp->sets, NULL, NULL))
 		return false;
 	for (i = 0; i < d->nelems; i++) {
@@ -2521,6 +2606,11 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 			if (e->type == EXPR_DYNSET && (!dp_sets_count(dp->sets,
 			    ((const struct expr_dynset *)expr_priv(e))->set)))
 				return false;
+			/* a set both looked up and added to with statements
+			 * (refused by the full prepare) */
+			if (active(rule->genmask, genmask_next(net)) &&
+			    !dp_sets_delta_expr_ok(dp->sets, e))
+				return false;
 		}
 	}
 	return true;
@@ -2529,8 +2619,9 @@ static bool delta_ok(struct dataplane *dp, struct net *net,
 /*
  * pass B for a rule-only batch: settle what the last commit left (rules it
  * added are active in both generations now, rules it deleted are gone from
- * the model), then a record per rule of @d, linked between its
- * neighbours. Touches O(batch) records, never a whole chain.
+ * the model, chain policies it changed hold in both generations), then a
+ * record per rule of @d, linked between its neighbours. Touches O(batch)
+ * records, never a whole chain.
  */
 static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 				const struct dp_delta *d, struct dp_error *err)
@@ -2539,11 +2630,18 @@ static void prepare_delta_rules(struct net *net, struct dataplane *dp,
 	int64_t count = (int64_t)dp->stats.rule_entries;
 	uint32_t i;
 
-	/* 1. the last commit's rules */
+	/* 1. the last commit's rules and chain policies */
 	for (i = 0; i < dp->settle.n; i++) {
 		struct dp_rec *r = dp->settle.v[i];
 
-		if (r->shadow.genmask & cur) {
+		if (r->kind == REC_HEAD) {
+			/* this batch changes no policy: the next generation
+			 * has the live one's */
+			if (touch(dp, r))
+				goto out_nomem;
+			r->want.policy[dp->gen_next] =
+				r->want.policy[dp->gen_next ^ 1];
+		} else if (r->shadow.genmask & cur) {
 			r->dead = true;
 			if (recs_push(&dp->dead, r))
 				goto out_nomem;
@@ -2661,9 +2759,8 @@ static void finish_delta(struct dataplane *dp)
 	for (i = 0; i < dp->touched.n; i++) {
 		struct dp_rec *r = dp->touched.v[i];
 
-		if (r->kind != REC_HEAD && r->want.genmask &&
-		    recs_push(&dp->settle, r))
-			dp->rule_only = false;	/* next prepare: a full one */
+		if (settle_wanted(r) && recs_push(&dp->settle, r))
+			dp->settling = false;	/* next prepare: a full one */
 	}
 }
 
@@ -3302,7 +3399,7 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	dp->dead.n = 0;
 	dp->unfolds = 0;
 	free_retired(dp);
-	dp->rule_only = delta && !delta->other;
+	dp->settling = true;
 	dp->incremental = delta_ok(dp, net, delta);
 	if (dp->incremental) {
 		/* 1. entries of the rules of this batch only */
@@ -3459,7 +3556,7 @@ void dataplane_publish(struct net *net)
 			}
 	}
 	dp->touched.n = 0;
-	dp->last_rule_only = dp->rule_only;
+	dp->settled = dp->settling;
 	alloc_publish(&dp->entries);
 	alloc_publish(&dp->counters);
 	alloc_publish(&dp->states);
@@ -3554,7 +3651,7 @@ void dataplane_abort(struct net *net)
 	for (i = 0; i < dp->dead.n; i++)
 		dp->dead.v[i]->dead = false;
 	dp->touched.n = dp->dead.n = dp->settle.n = 0;
-	dp->last_rule_only = false;
+	dp->settled = false;
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
 		if (h->fresh)
 			hook_free(dp, h);

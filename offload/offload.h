@@ -203,6 +203,15 @@ void dp_sets_publish(struct dp_sets *ss);
 struct dp_delta;
 bool dp_sets_delta_ok(struct dp_sets *ss, const struct set *s,
 		      const struct set_elem *e);
+/*
+ * may a rule batch's rule expression @e be prepared incrementally, as far
+ * as its set goes? A full prepare refuses a set both looked up and added
+ * to with statements from the packet path (use_set()): false when @e
+ * would make one so (the full prepare refuses it then), from what the
+ * last full prepare found and what rule batches since added (it notes
+ * @e's use: the flags only grow until the next full prepare)
+ */
+bool dp_sets_delta_expr_ok(struct dp_sets *ss, const struct expr *e);
 int dp_sets_prepare_delta(struct dp_sets *ss, struct net *net,
 			  struct codegen_env *env,
 			  const struct codegen_consts_ctx *cc,

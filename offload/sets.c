@@ -1339,6 +1339,29 @@ bool dp_sets_delta_ok(struct dp_sets *ss, const struct set *s,
 	       (e && is_catchall(e) && !codegen_set_ranges(s));
 }
 
+bool dp_sets_delta_expr_ok(struct dp_sets *ss, const struct expr *e)
+{
+	const struct expr_dynset *ds = expr_priv(e);
+	struct dp_set *r;
+
+	if (e->type == EXPR_LOOKUP) {
+		const struct expr_lookup *l = expr_priv(e);
+
+		r = l->set ? set_find(ss, l->set) : NULL;
+		if (r && r->stmts)
+			return false;
+		if (r)
+			r->looked = true;
+	} else if (e->type == EXPR_DYNSET && ds->nexprs) {
+		r = ds->set ? set_find(ss, ds->set) : NULL;
+		if (r && r->looked)
+			return false;
+		if (r)
+			r->stmts = true;
+	}
+	return true;
+}
+
 /* @el changes in this delta prepare: start from what the map holds */
 static int elem_touch(struct dp_sets *ss, struct dp_elem *el)
 {

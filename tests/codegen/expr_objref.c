@@ -454,8 +454,8 @@ Test(expr_objref, rule_only_batches_name_existing_objects)
 	tm_commit_ok(&net);
 	run();
 	counts(c, 1, plen);
-	/* rule-only batches after a rule-only one are prepared from their
-	 * rules alone: the objects and the map have their slots and id */
+	/* rule-only batches are prepared from their rules alone: the
+	 * objects and the map have their slots and id */
 	named(&rb, q);
 	commit_rule(tm_rule(base, &rb));
 	dataplane_stats(&net, &s0);

@@ -13,8 +13,10 @@
  *
  * Variants: 16 rules of A's shape before it (a folded run that A joins,
  * leaves, is inserted into: fold heads replaced or unfolded under
- * traffic), and commits told the batch's two rules (incremental prepares,
- * dataplane_prepare_delta()).
+ * traffic), commits told the batch's two rules (incremental prepares,
+ * dataplane_prepare_delta()), and those with full batches that change a
+ * chain's policy in between (the incremental prepare right after a full
+ * one).
  */
 #include "tests/codegen/model.h"
 
@@ -161,13 +163,22 @@ static void commit(bool delta, struct rule *ins, struct rule *del)
 	tm_flip(&net);
 }
 
-static void swap_under_traffic(int nfill, bool delta)
+/*
+ * @delta: commits told their two rules (incremental prepares); @policy:
+ * a second base chain after input (priority 10) goes policy drop with a
+ * rule R "udp dport 9 accept" in one full batch, back to policy accept
+ * without R in the next, and the third batch is incremental (so its
+ * generation's policy half of input2 was last written two generations
+ * ago, when it was drop: a stale half drops the datagrams)
+ */
+static void swap_under_traffic(int nfill, bool delta, bool policy)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(9),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	uint8_t udp = 17, port[2] = { 0, 9 };
 	struct flow f = { 0 };
-	struct rule *p, *cur, *next;
+	struct rule *p, *cur, *next, *r = NULL;
+	struct chain *input2 = NULL;
 	struct tm_rb rb = { 0 };
 	pthread_t ts, tr;
 	uint64_t pk = 0, by, wait_until;
@@ -185,6 +196,8 @@ static void swap_under_traffic(int nfill, bool delta)
 		list_add_tail(&filler(1000 + i)->list, &p->list);
 	cur = accept9();
 	list_add_tail(&cur->list, &p->list);
+	if (policy)
+		input2 = tm_chain(t, "input2", HOOK_IN, 10, NF_ACCEPT);
 	tm_commit_ok(&net);
 
 	f.rx = socket(AF_INET, SOCK_DGRAM, 0);
@@ -213,7 +226,16 @@ static void swap_under_traffic(int nfill, bool delta)
 			list_add(&next->list, &cur->list);
 			tm_rule_del(cur);
 		}
-		commit(delta, next, cur);
+		if (policy && i % 3 == 0) {
+			r = accept9();
+			r->chain = input2;
+			list_add_tail(&r->list, &input2->rules);
+			input2->base->policy = NF_DROP;
+		} else if (policy && i % 3 == 1) {
+			tm_rule_del(r);
+			input2->base->policy = NF_ACCEPT;
+		}
+		commit(delta && (!policy || i % 3 == 2), next, cur);
 		cur = next;
 		if (delta) {
 			/* an incremental commit takes microseconds: leave
@@ -250,25 +272,31 @@ static void swap_under_traffic(int nfill, bool delta)
 		struct dp_stats st;
 
 		dataplane_stats(&net, &st);
-		cr_assert_geq(st.incremental_prepares, (uint64_t)i - 1);
+		cr_assert_geq(st.incremental_prepares,
+			      policy ? (uint64_t)i / 3 : (uint64_t)i - 1);
 	}
 }
 
 Test(atomic, swapping_rules_under_traffic_never_shows_a_mixed_generation)
 {
-	swap_under_traffic(0, false);
+	swap_under_traffic(0, false, false);
 }
 
 Test(atomic, swapping_inside_a_folded_run)
 {
 	struct dp_stats st;
 
-	swap_under_traffic(16, false);
+	swap_under_traffic(16, false, false);
 	dataplane_stats(&net, &st);
 	cr_assert_geq(st.fold_heads, 1);
 }
 
 Test(atomic, swapping_with_incremental_prepares)
 {
-	swap_under_traffic(16, true);
+	swap_under_traffic(16, true, false);
+}
+
+Test(atomic, policy_changes_between_incremental_prepares)
+{
+	swap_under_traffic(16, true, true);
 }

@@ -265,7 +265,8 @@ Test(fold, incremental_append_insert_delete)
 	dataplane_publish(&net);
 	tm_flip(&net);
 	dataplane_stats(&net, &s1);
-	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 2,
+		     "both, the first one after the full prepare too");
 	cr_assert_eq(s1.fold_heads, 1, "appending keeps the run folded");
 	check_delta("appended");
 
@@ -293,6 +294,76 @@ Test(fold, incremental_append_insert_delete)
 	check_delta("refolded");
 }
 
+/*
+ * a full prepare keeps a run whose rules did not change (its head and
+ * fold map keys: nothing written, nothing for the next prepare to free),
+ * also right after the full prepare that made it; it folds again a run
+ * that a rule was inserted into or deleted from
+ */
+Test(fold, full_prepares_keep_runs_that_did_not_change)
+{
+	struct dp_delta d = { 0 };
+	struct dp_error err = { 0 };
+	struct dp_stats s0, s1;
+	struct rule *r[32], *n;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		r[i] = add(base, PORT0 + i, i % 4 == 0 ? NFT_CONTINUE : NF_DROP,
+			   NULL);
+	tm_commit_ok(&net);
+	check_delta("folded");
+	dataplane_stats(&net, &s0);
+	cr_assert_eq(s0.fold_heads, 1);
+	cr_assert_eq(s0.fold_keys_written, 32);
+	/* two full prepares (the first one right after the one that made
+	 * the run: its head is not active in both generations yet) */
+	add(sub, PORT0 + 40, NF_DROP, NULL);
+	tm_commit_ok(&net);
+	check_delta("full 1");
+	tm_commit_ok(&net);
+	check_delta("full 2");
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.fold_heads, 1);
+	cr_assert_eq(s1.fold_keys_written, s0.fold_keys_written,
+		     "%lu keys written", (unsigned long)(s1.fold_keys_written - s0.fold_keys_written));
+	/* a rule batch after them: incremental, nothing to free */
+	n = add(base, PORT0 + 41, NF_DROP, NULL);
+	d.rules = &n;
+	d.nrules = 1;
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0);
+	dataplane_publish(&net);
+	tm_flip(&net);
+	check_delta("appended");
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
+	cr_assert_eq(s1.fold_keys_written, s0.fold_keys_written);
+	/* inserted inside, by a full prepare: folded again (the old keys go
+	 * with the next prepare) */
+	n = dport_new(base, PORT0 + 10, NF_ACCEPT, NULL);
+	list_add(&n->list, &r[3]->list);
+	tm_commit_ok(&net);
+	check_delta("inserted");
+	dataplane_stats(&net, &s0);
+	cr_assert_geq(s0.fold_heads, 1);
+	cr_assert_gt(s0.fold_keys_written, s1.fold_keys_written, "folded again");
+	tm_commit_ok(&net);
+	check_delta("inserted, full again");
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.fold_keys_written, s0.fold_keys_written + 32,
+		     "the old run's 32 keys go, no new ones: %lu written",
+		     (unsigned long)(s1.fold_keys_written - s0.fold_keys_written));
+	/* a member deleted by a full prepare: folded again */
+	tm_rule_del(r[20]);
+	tm_commit_ok(&net);
+	check_delta("deleted");
+	tm_commit_ok(&net);
+	check_delta("deleted, full again");
+	dataplane_stats(&net, &s0);
+	cr_assert_geq(s0.fold_heads, 1);
+	cr_assert_gt(s0.fold_keys_written, s1.fold_keys_written);
+}
+
 Test(fold, delete_member_while_folded)
 {
 	struct dp_delta d = { 0 };
@@ -304,7 +375,7 @@ Test(fold, delete_member_while_folded)
 	for (i = 0; i < 32; i++)
 		r[i] = add(base, PORT0 + i, NF_DROP, NULL);
 	tm_commit_ok(&net);
-	/* a rule-only batch, so the next one is incremental */
+	/* a rule-only batch (incremental, as the next ones) */
 	n = add(base, PORT0 + 40, NF_ACCEPT, NULL);
 	d.rules = &n;
 	d.nrules = 1;

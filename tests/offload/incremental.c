@@ -9,6 +9,7 @@
 #include "tests/codegen/model.h"
 #include "offload/offload.h"
 #include "ruleset_api.h"
+#include "expr/objref.h"
 
 TM_FIXTURE(incremental, 2 /* ip */, NF_ACCEPT, .timeout = 120);
 
@@ -81,12 +82,13 @@ Test(incremental, add_into_10k_chain_loads_no_program)
 	cr_assert_eq(s0.rule_entries, 10000);
 	cr_assert_eq(s0.shapes, 1);
 
-	/* the first rule-only batch after a full one still reads the model
-	 * (it settles what the full one left); it loads no program either */
+	/* the first rule-only batch after a full one: incremental too (it
+	 * settles what the full one left); it loads no program */
 	r[0] = dport_new(53, NF_DROP);
 	list_add_tail(&r[0]->list, &base->rules);
 	commit_delta(r, 1);
 	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
 	cr_assert_eq(s1.progs_loaded, s0.progs_loaded, "no program loaded");
 	cr_assert_eq(s1.rule_entries, 10001);
 	cr_assert_eq(verdict_for(53), NF_DROP);
@@ -786,8 +788,8 @@ Test(incremental, dynset_entries_survive_element_batches)
 	cr_assert_eq(verdict_for(54), NF_ACCEPT);
 	cr_assert_eq(read_count(d), 2, "two added by packets");
 
-	/* an empty batch (the one after a full prepare is never incremental),
-	 * then an element of p: incremental; d's entries stay */
+	/* an empty batch, then an element of p: incremental; d's entries
+	 * stay */
 	dl.nelems = 0;
 	cr_assert_eq(dataplane_prepare_delta(&net, &dl, &err), 0, "%s",
 		     err.msg ? err.msg : "");
@@ -821,4 +823,575 @@ Test(incremental, dynset_entries_survive_element_batches)
 	cr_assert_eq(read_count(d), 4, "53, 54, 60 and 80");
 	cr_assert_eq(verdict_for(55), NF_ACCEPT);
 	cr_assert_eq(read_count(d), 4, "full: 55 not added");
+}
+
+/* ---- the first batch after a full prepare ---- */
+
+/*
+ * A full prepare writes the next generation's half of a chain's policy
+ * (the other half is two generations old) and both halves of set entries;
+ * the rule or element batch right after it is incremental all the same
+ * and settles what the full one left: every generation has its own
+ * policy, elements and rules.
+ */
+
+/* rule-only batches @r (n of them), prepared; the live generation is the
+ * old one until the flip */
+static void prepare_rules(struct rule **r, uint32_t n)
+{
+	struct dp_delta d = { .rules = r, .nrules = n };
+	struct dp_error err = { 0 };
+	int ret = dataplane_prepare_delta(&net, &d, &err);
+
+	cr_assert_eq(ret, 0, "prepare: %d %s", ret, err.msg ? err.msg : "");
+}
+
+static uint64_t incrementals(void)
+{
+	struct dp_stats st;
+
+	dataplane_stats(&net, &st);
+	return st.incremental_prepares;
+}
+
+Test(incremental, policy_changes_hold_in_the_rule_batches_after_them)
+{
+	struct rule *r;
+	uint64_t n0;
+	int k, j, pol, other;
+
+	list_add_tail(&dport_new(53, NF_DROP)->list, &base->rules);
+	tm_commit_ok(&net);
+	cr_assert_eq(verdict_for(55), NF_ACCEPT);
+	for (k = 0; k < 4; k++) {
+		pol = k % 2 ? NF_ACCEPT : NF_DROP;
+		other = pol == NF_DROP ? NF_ACCEPT : NF_DROP;
+		/* nft chain ... { policy ...; } (the model holds the new
+		 * policy while the batch prepares, as after swap_updates()) */
+		base->base->policy = pol;
+		tm_commit_ok(&net);
+		cr_assert_eq(verdict_for(55), pol, "round %d: the new policy", k);
+		n0 = incrementals();
+		/* three rule-only batches: the policy holds in each generation
+		 * (the first one's half was written two generations ago) */
+		for (j = 0; j < 3; j++) {
+			uint16_t port = 60 + 10 * k + j;
+
+			r = dport_new(port, other);
+			list_add_tail(&r->list, &base->rules);
+			prepare_rules(&r, 1);
+			cr_assert_eq(verdict_for(port), pol, "round %d batch %d: not live before the flip", k, j);
+			cr_assert_eq(verdict_for(55), pol);
+			dataplane_publish(&net);
+			tm_flip(&net);
+			cr_assert_eq(verdict_for(55), pol, "round %d batch %d: the policy", k, j);
+			cr_assert_eq(verdict_for(port), other, "round %d batch %d: the new rule", k, j);
+			cr_assert_eq(verdict_for(53), NF_DROP);
+		}
+		cr_assert_eq(incrementals(), n0 + 3,
+			     "round %d: the first rule batch after the full one is incremental too", k);
+	}
+}
+
+/* chain out2 at the output hook, priority 10, policy drop, accepts udp
+ * dport 53; user chain u, jumped to by udp dport 90 in base: added in one
+ * (full) batch; then rules go into both, incrementally */
+Test(incremental, new_chains_take_rules_in_the_next_batch)
+{
+	struct chain *out2 = tm_chain(t, "out2", HOOK_OUT, 10, NF_DROP);
+	struct chain *u = tm_chain(t, "u", -1, 0, 0);
+	uint8_t udp = 17, p90[2] = { 0, 90 };
+	struct tm_rb rb = { 0 };
+	struct rule *r[2];
+	uint64_t n0;
+	int j;
+
+	r[0] = dport_new(53, NF_ACCEPT);
+	r[0]->chain = out2;
+	list_add_tail(&r[0]->list, &out2->rules);
+	tm_meta(&rb, 16, 8, 1);
+	tm_cmp(&rb, 8, CMP_EQ, &udp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, p90, 2);
+	tm_verdict(&rb, NFT_JUMP, u);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	cr_assert_eq(tm_run(&net, out2, 2, HOOK_OUT, pkt, plen), NF_ACCEPT, "53");
+	n0 = incrementals();
+	for (j = 0; j < 3; j++) {
+		uint16_t port = 60 + j;
+
+		r[0] = dport_new(port, NF_ACCEPT);
+		r[0]->chain = out2;
+		list_add_tail(&r[0]->list, &out2->rules);
+		r[1] = dport_new(90, j % 2 ? NF_ACCEPT : NF_DROP);
+		r[1]->chain = u;
+		list_add(&r[1]->list, &u->rules);
+		prepare_rules(r, 2);
+		dataplane_publish(&net);
+		tm_flip(&net);
+		pkt[22] = 0;
+		pkt[23] = 55;
+		cr_assert_eq(tm_run(&net, out2, 2, HOOK_OUT, pkt, plen), NF_DROP,
+			     "batch %d: out2's policy", j);
+		pkt[23] = port;
+		cr_assert_eq(tm_run(&net, out2, 2, HOOK_OUT, pkt, plen), NF_ACCEPT,
+			     "batch %d: out2's new rule", j);
+		pkt[23] = 53;
+		cr_assert_eq(tm_run(&net, out2, 2, HOOK_OUT, pkt, plen), NF_ACCEPT);
+		cr_assert_eq(verdict_for(90), j % 2 ? NF_ACCEPT : NF_DROP,
+			     "batch %d: u's first rule", j);
+		cr_assert_eq(verdict_for(55), NF_ACCEPT, "base's policy");
+	}
+	cr_assert_eq(incrementals(), n0 + 3);
+}
+
+/*
+ * a binding chain goes with the rule that jumps to it (its rules have no
+ * genmask of their own): after the full batch that deletes them, the
+ * entries of its rules are not counted, and the next rule batch frees them
+ */
+Test(incremental, a_deleted_chains_rules_go_with_it)
+{
+	struct chain *u = tm_chain(t, "u", -1, 0, 0);
+	uint8_t udp = 17, p90[2] = { 0, 90 };
+	struct rule *j, *r, *rn;
+	struct tm_rb rb = { 0 };
+	struct dp_stats st;
+	uint64_t n0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		r = dport_new(90, NF_DROP);
+		r->chain = u;
+		list_add_tail(&r->list, &u->rules);
+	}
+	tm_meta(&rb, 16, 8, 1);
+	tm_cmp(&rb, 8, CMP_EQ, &udp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, p90, 2);
+	tm_verdict(&rb, NFT_JUMP, u);
+	j = tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &st);
+	cr_assert_eq(st.rule_entries, 4);
+	cr_assert_eq(verdict_for(90), NF_DROP);
+	/* delete the jump and its binding chain (nfnl_rule_delete()) */
+	tm_rule_del(j);
+	u->genmask |= genmask_next(&net);
+	tm_commit_ok(&net);	/* prepare, publish, flip; u still listed */
+	list_del(&u->list);	/* free_deleted(): u and its rules */
+	list_for_each_entry_safe(r, rn, &u->rules, list)
+		tm_rule_free(r);
+	free(u->name);
+	free(u);
+	dataplane_stats(&net, &st);
+	cr_assert_eq(st.rule_entries, 0, "u's rules: %lu entries",
+		     (unsigned long)st.rule_entries);
+	cr_assert_eq(verdict_for(90), NF_ACCEPT);
+	n0 = incrementals();
+	r = dport_new(91, NF_DROP);
+	list_add_tail(&r->list, &base->rules);
+	commit_delta(&r, 1);
+	dataplane_stats(&net, &st);
+	cr_assert_eq(st.incremental_prepares, n0 + 1);
+	cr_assert_eq(st.rule_entries, 1);
+	cr_assert_eq(verdict_for(90), NF_ACCEPT);
+	cr_assert_eq(verdict_for(91), NF_DROP);
+}
+
+/* tm_flip(), with the elements @s loses unlinked from its key index */
+static void flip_set(struct set *s)
+{
+	struct set_elem *e, *en;
+
+	list_for_each_entry_safe(e, en, &s->elems, list) {
+		if (!active(e->genmask, genmask_next(&net))) {
+			ruleset_set_elem_unlink(s, e);
+			free(e->exprs);
+			free(e);
+		}
+	}
+	tm_flip(&net);
+}
+
+static struct set_elem *elem_of(struct set *s, uint16_t port)
+{
+	struct set_elem *e;
+
+	list_for_each_entry(e, &s->elems, list)
+		if (e->key.v[0] == port >> 8 && e->key.v[1] == (port & 0xff) &&
+		    active(e->genmask, genmask_next(&net)))
+			return e;
+	return NULL;
+}
+
+/* udp dport @s drop, first in base */
+static struct set *port_set(void)
+{
+	struct set *s = tm_set(t, "s", 0, 2);
+	struct tm_rb rb = { 0 };
+	struct rule *r;
+
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_lookup(&rb, s, 4, false);
+	tm_verdict(&rb, NF_DROP, NULL);
+	r = tm_rule_new(base, &rb);
+	list_add(&r->list, &base->rules);
+	return s;
+}
+
+/* a full batch adds and deletes elements; the rule and element batches
+ * after it see the set as it committed */
+Test(incremental, set_changes_hold_in_the_batches_after_them)
+{
+	struct set *s = port_set();
+	struct set_elem *e[2] = { 0 };
+	struct dp_delta_elem de[1];
+	struct dp_delta d = { .elems = de, .nelems = 1 };
+	struct dp_error err = { 0 };
+	struct rule *r;
+	uint64_t n0;
+
+	port_elem(s, 70, false);
+	port_elem(s, 71, false);
+	tm_commit_ok(&net);
+	n0 = incrementals();
+	r = dport_new(80, NF_DROP);
+	list_add_tail(&r->list, &base->rules);
+	commit_delta(&r, 1);
+	cr_assert_eq(incrementals(), n0 + 1, "a rule batch after a new set");
+	cr_assert_eq(verdict_for(70), NF_DROP);
+	cr_assert_eq(verdict_for(71), NF_DROP);
+	cr_assert_eq(verdict_for(72), NF_ACCEPT);
+	cr_assert_eq(verdict_for(80), NF_DROP);
+
+	/* one full batch: 70 goes, 72 comes */
+	tm_elem_del(elem_of(s, 70), s);
+	port_elem(s, 72, false);
+	cr_assert_eq(dataplane_prepare(&net, &err), 0, "%s", err.msg ? err.msg : "");
+	dataplane_publish(&net);
+	flip_set(s);
+	cr_assert_eq(verdict_for(70), NF_ACCEPT);
+	cr_assert_eq(verdict_for(72), NF_DROP);
+
+	/* a rule batch: the generation it prepares had 70 and no 72 two
+	 * commits ago */
+	n0 = incrementals();
+	r = dport_new(81, NF_DROP);
+	list_add_tail(&r->list, &base->rules);
+	prepare_rules(&r, 1);
+	dataplane_publish(&net);
+	flip_set(s);
+	cr_assert_eq(incrementals(), n0 + 1);
+	cr_assert_eq(verdict_for(70), NF_ACCEPT, "deleted in the full batch");
+	cr_assert_eq(verdict_for(71), NF_DROP);
+	cr_assert_eq(verdict_for(72), NF_DROP, "added in the full batch");
+	cr_assert_eq(verdict_for(81), NF_DROP);
+
+	/* another full batch (71 goes), then an element batch (73) */
+	tm_elem_del(elem_of(s, 71), s);
+	cr_assert_eq(dataplane_prepare(&net, &err), 0, "%s", err.msg ? err.msg : "");
+	dataplane_publish(&net);
+	flip_set(s);
+	e[0] = port_elem(s, 73, false);
+	de[0].set = s;
+	de[0].elem = e[0];
+	cr_assert_eq(dataplane_prepare_delta(&net, &d, &err), 0, "%s",
+		     err.msg ? err.msg : "");
+	cr_assert_eq(verdict_for(73), NF_ACCEPT, "not live before the flip");
+	dataplane_publish(&net);
+	flip_set(s);
+	cr_assert_eq(incrementals(), n0 + 2, "an element batch after a full one");
+	cr_assert_eq(verdict_for(71), NF_ACCEPT, "deleted in the full batch");
+	cr_assert_eq(verdict_for(70), NF_ACCEPT);
+	cr_assert_eq(verdict_for(72), NF_DROP);
+	cr_assert_eq(verdict_for(73), NF_DROP);
+	/* and one more rule batch: everything settled */
+	r = dport_new(82, NF_DROP);
+	list_add_tail(&r->list, &base->rules);
+	commit_delta(&r, 1);
+	cr_assert_eq(incrementals(), n0 + 3);
+	cr_assert_eq(verdict_for(71), NF_ACCEPT);
+	cr_assert_eq(verdict_for(73), NF_DROP);
+	cr_assert_eq(verdict_for(82), NF_DROP);
+}
+
+/* a named counter added by a full batch: the rule batch right after
+ * names it incrementally and counts in its slot */
+Test(incremental, new_objects_are_named_by_the_next_rule_batch)
+{
+	struct object *o = tm_obj(t, "c", OBJ_TYPE_COUNTER);
+	uint8_t udp = 17, p[2] = { 0, 53 };
+	struct expr_objref *ref;
+	struct tm_rb rb = { 0 };
+	uint64_t n0, pk = 0, by = 0;
+	struct rule *r;
+
+	list_add_tail(&dport_new(99, NF_DROP)->list, &base->rules);
+	tm_commit_ok(&net);
+	n0 = incrementals();
+	cr_assert_neq(o->dp_slot[0], 0);
+	/* udp dport 53 counter name c drop */
+	tm_meta(&rb, 16, 8, 1);
+	tm_cmp(&rb, 8, CMP_EQ, &udp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, p, 2);
+	ref = tm_add(&rb, EXPR_OBJREF, sizeof(*ref));
+	ref->obj = o;
+	o->use++;
+	tm_verdict(&rb, NF_DROP, NULL);
+	r = tm_rule(base, &rb);
+	commit_delta(&r, 1);
+	cr_assert_eq(incrementals(), n0 + 1);
+	cr_assert_eq(verdict_for(53), NF_DROP);
+	cr_assert_eq(verdict_for(53), NF_DROP);
+	cr_assert_eq(verdict_for(54), NF_ACCEPT);
+	cr_assert_eq(dataplane_counter_read(&net, o->dp_slot[0], &pk, &by), 0);
+	cr_assert_eq(pk, 2);
+}
+
+/* the verdict walking the model (rules in order, the lookup rule by @s's
+ * elements, then base's policy) */
+static int expected_with(struct set *s, uint16_t port)
+{
+	struct rule *r;
+
+	list_for_each_entry(r, &base->rules, list) {
+		const struct expr *e;
+
+		rule_for_each_expr(e, r) {
+			const struct expr_cmp *c = expr_priv(e);
+			const struct expr_immediate *im = expr_priv(e);
+
+			if (e->type == EXPR_LOOKUP && !elem_of(s, port))
+				break;
+			if (e->type == EXPR_CMP && c->data.len == 2 &&
+			    (c->data.v[0] << 8 | c->data.v[1]) != port)
+				break;
+			if (e->type == EXPR_IMMEDIATE)
+				return im->verdict.code;
+		}
+	}
+	return base->base->policy;
+}
+
+#define NPORTS 48	/* 100..131: rules; 132..147: the set's */
+
+/*
+ * random batches: policy changes and element changes in full batches,
+ * rule inserts and deletes and element adds and deletes in incremental
+ * ones, some aborted; before each flip every port answers as the live
+ * generation did, after it as the model's new one
+ */
+Test(incremental, random_full_and_incremental_batches_match_the_model)
+{
+	struct set *s = port_set();
+	struct dp_delta_elem de[8];
+	struct rule *batch[8], *r;
+	uint32_t k, i, nrules = 0, fulls = 0, aborts = 0;
+	int want[NPORTS];
+	uint64_t n0;
+	uint16_t port;
+
+	for (i = 0; i < 32; i++) {
+		list_add_tail(&random_rule()->list, &base->rules);
+		nrules++;
+	}
+	for (i = 0; i < 8; i++)
+		port_elem(s, 132 + 2 * i, false);
+	tm_commit_ok(&net);
+	n0 = incrementals();
+	for (k = 0; k < 80; k++) {
+		struct dp_delta d = { .rules = batch, .elems = de };
+		struct dp_error err = { 0 };
+		uint32_t kind = rnd() % 4, n = 1 + rnd() % 4;
+		bool abort_it = rnd() % 8 == 0;
+		int ret;
+
+		for (i = 0; i < NPORTS; i++)
+			want[i] = expected_with(s, 100 + i);
+		if (kind == 0)	/* a policy change (and rules, full) */
+			base->base->policy = base->base->policy == NF_DROP ?
+					     NF_ACCEPT : NF_DROP;
+		for (i = 0; i < n && kind != 2 && kind != 3; i++) {
+			uint32_t pos = rnd() % (nrules + 1), j = 0;
+			struct list_head *at = &base->rules;
+
+			if (nrules > 8 && rnd() % 3 == 0) {
+				list_for_each_entry(r, &base->rules, list)
+					if (r->list.prev != &base->rules &&
+					    active(r->genmask, genmask_next(&net)) &&
+					    j++ == pos % nrules)
+						break;
+				if (&r->list == &base->rules ||
+				    !active(r->genmask, genmask_cur(&net)) ||
+				    !active(r->genmask, genmask_next(&net)))
+					continue;
+				tm_rule_del(r);
+				nrules--;
+			} else {
+				/* never before the set's rule, which stays first */
+				list_for_each_entry(r, &base->rules, list)
+					if (j++ == pos + 1) {
+						at = &r->list;
+						break;
+					}
+				r = random_rule();
+				list_add_tail(&r->list, at);
+				nrules++;
+			}
+			batch[d.nrules++] = r;
+		}
+		for (i = 0; i < n && (kind == 2 || kind == 3); i++) {
+			uint16_t p = 132 + rnd() % 16;
+			struct set_elem *e = elem_of(s, p);
+			bool again = false;
+			uint32_t j;
+
+			for (j = 0; j < d.nelems; j++)
+				again |= de[j].elem->key.v[1] == (p & 0xff);
+			if (again)
+				continue;
+			if (e && active(e->genmask, genmask_cur(&net)))
+				tm_elem_del(e, s);
+			else if (!e)
+				e = port_elem(s, p, false);
+			else
+				continue;
+			de[d.nelems].set = s;
+			de[d.nelems++].elem = e;
+		}
+		if (kind == 0 || kind == 3) {
+			ret = dataplane_prepare(&net, &err);
+			fulls++;
+		} else {
+			ret = dataplane_prepare_delta(&net, &d, &err);
+		}
+		cr_assert_eq(ret, 0, "round %u: prepare: %d %s", k, ret,
+			     err.msg ? err.msg : "");
+		for (port = 100; port < 100 + NPORTS; port++)
+			cr_assert_eq(verdict_for(port), want[port - 100],
+				     "round %u (kind %u) port %u before the flip",
+				     k, kind, port);
+		if (abort_it) {
+			/* the control plane's undo */
+			dataplane_abort(&net);
+			aborts++;
+			if (kind == 0)
+				base->base->policy = base->base->policy == NF_DROP ?
+						     NF_ACCEPT : NF_DROP;
+			for (i = 0; i < d.nrules; i++) {
+				r = batch[i];
+				if (!active(r->genmask, genmask_cur(&net))) {
+					tm_rule_free(r);
+					nrules--;
+				} else {
+					r->genmask = 0;
+					nrules++;
+				}
+			}
+			for (i = 0; i < d.nelems; i++) {
+				struct set_elem *e = de[i].elem;
+
+				if (!active(e->genmask, genmask_cur(&net))) {
+					ruleset_set_elem_unlink(s, e);
+					free(e);
+				} else {
+					e->genmask = 0;
+				}
+			}
+			for (port = 100; port < 100 + NPORTS; port++)
+				cr_assert_eq(verdict_for(port), want[port - 100],
+					     "round %u port %u after the abort", k, port);
+			continue;
+		}
+		dataplane_publish(&net);
+		flip_set(s);
+		for (port = 100; port < 100 + NPORTS; port++)
+			cr_assert_eq(verdict_for(port), expected_with(s, port),
+				     "round %u (kind %u) port %u after the flip",
+				     k, kind, port);
+	}
+	cr_assert_geq(incrementals() - n0, 80 - fulls - 2 * aborts,
+		      "%lu incremental of 80, %u full, %u aborted",
+		      (unsigned long)(incrementals() - n0), fulls, aborts);
+}
+
+/*
+ * add @d { udp dport counter } (statements on the elements the packet
+ * path adds), then udp dport @d drop in a rule batch: refused as the full
+ * prepare refuses it (lookups of such elements), not prepared from the
+ * rule alone; and the other way round
+ */
+Test(incremental, lookups_and_dynset_statements_of_one_set_are_refused_in_rule_batches)
+{
+	struct set *d = tm_set(t, "d", 0x20 /* dynamic */, 2);
+	struct dp_error err = { 0 };
+	struct expr_dynset *ds;
+	struct tm_rb rb = { 0 };
+	struct expr *x;
+	struct rule *r;
+	int ret, k;
+
+	d->size = 4;
+	for (k = 0; k < 2; k++) {
+		/* k = 0: the dynset rule first, k = 1: the lookup rule first */
+		tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+		if (k == 0) {
+			ds = tm_add(&rb, EXPR_DYNSET, sizeof(*ds));
+			ds->set = d;
+			ds->op = DYNSET_OP_ADD;
+			ds->sreg_key = 4;
+			x = (struct expr *)ds->exprs;
+			x->type = EXPR_COUNTER;
+			x->size = EXPR_SIZE(sizeof(struct expr_counter));
+			ds->nexprs = 1;
+			ds->exprs_len = x->size;
+		} else {
+			tm_lookup(&rb, d, 4, false);
+			tm_verdict(&rb, NF_DROP, NULL);
+		}
+		tm_rule(base, &rb);
+		tm_commit_ok(&net);
+		/* a rule batch (incremental, as the next one would be) */
+		r = dport_new(99, NF_DROP);
+		list_add_tail(&r->list, &base->rules);
+		commit_delta(&r, 1);
+		tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+		if (k == 0) {
+			tm_lookup(&rb, d, 4, false);
+			tm_verdict(&rb, NF_DROP, NULL);
+		} else {
+			ds = tm_add(&rb, EXPR_DYNSET, sizeof(*ds));
+			ds->set = d;
+			ds->op = DYNSET_OP_ADD;
+			ds->sreg_key = 4;
+			x = (struct expr *)ds->exprs;
+			x->type = EXPR_COUNTER;
+			x->size = EXPR_SIZE(sizeof(struct expr_counter));
+			ds->nexprs = 1;
+			ds->exprs_len = x->size;
+		}
+		r = tm_rule(base, &rb);
+		{
+			struct dp_delta dl = { .rules = &r, .nrules = 1 };
+
+			ret = dataplane_prepare_delta(&net, &dl, &err);
+		}
+		cr_assert_eq(ret, -EOPNOTSUPP, "k %d: %d %s", k, ret,
+			     err.msg ? err.msg : "");
+		cr_assert(err.msg && strstr(err.msg, "lookups of elements"),
+			  "k %d: %s", k, err.msg ? err.msg : "");
+		dataplane_abort(&net);
+		tm_rule_free(r);
+		/* empty the chain for the other order */
+		{
+			struct rule *q;
+
+			list_for_each_entry(q, &base->rules, list)
+				tm_rule_del(q);
+		}
+		tm_commit_ok(&net);
+	}
 }
