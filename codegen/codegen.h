@@ -448,7 +448,7 @@ struct codegen_env {
 		int16_t acct_packets, acct_bytes, acct_stride;	/* nf_conn_acct */
 		int16_t help_helper, helper_name;
 		int16_t net_fib_custom;	/* net.ipv4.fib_has_custom_rules, -1 */
-		int16_t dev_flags, sk_rx_dst_ifindex;	/* -1: not in this kernel */
+		int16_t sk_rx_dst_ifindex;	/* -1: not in this kernel */
 		int16_t net_fib6_custom;	/* net.ipv6.fib6_has_custom_rules, -1 */
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */

@@ -182,7 +182,6 @@ static int probe_env(struct codegen_env *env)
 		O("nf_conn_help", "helper", help_helper),
 		O("nf_conntrack_helper", "name", helper_name),
 		O("net", "ipv4.fib_has_custom_rules", net_fib_custom),
-		O("net_device", "flags", dev_flags),
 		O("sock", "sk_rx_dst_ifindex", sk_rx_dst_ifindex),
 		O("net", "ipv6.fib6_has_custom_rules", net_fib6_custom),
 #undef O

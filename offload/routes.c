@@ -413,7 +413,8 @@ static int routes_dump(struct dp_routes *rt, const struct link_vec *lv,
 	if (ret)
 		return ret;
 	/* first by key, then rank: the first of each key is the one used */
-	qsort(rv->v, rv->n, sizeof(*rv->v), route_cmp);
+	if (rv->n)	/* qsort(NULL, 0) is undefined */
+		qsort(rv->v, rv->n, sizeof(*rv->v), route_cmp);
 	for (i = 0, out = 0; i < rv->n; i++)
 		if (!out || key_cmp(&rv->v[out - 1], &rv->v[i]))
 			rv->v[out++] = rv->v[i];
