@@ -18,30 +18,8 @@
 # (10 s); the verdicts compared are those of the datagrams sent after it.
 # Needs root; skipped (77) otherwise.
 set -u
-top_builddir=${top_builddir:-.}
-[ "$(id -u)" = 0 ] || { echo "fib e2e: needs root, skipped"; exit 77; }
-command -v nft >/dev/null && command -v python3 >/dev/null ||
-	{ echo "fib e2e: nft/python3 missing, skipped"; exit 77; }
-
-tag=F$$x$RANDOM
-work=$(mktemp -d /tmp/nfbpf-fib.XXXXXX)
-sock=$work/nfbpf.sock
-nss=()
-cleanup() {
-	[ -n "${dpid:-}" ] && kill "$dpid" 2>/dev/null
-	wait 2>/dev/null
-	for n in "${nss[@]}"; do ip netns del "$n" 2>/dev/null; done
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$top_builddir/nfbpfd" --socket "$sock" --foreground >"$work/nfbpfd.log" 2>&1 &
-dpid=$!
-for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
-[ -S "$sock" ] || { echo "fib e2e: nfbpfd did not start"; exit 1; }
-export NFBPF_SOCKET=$sock
-export NFBPF_PRELOAD=$(cd "$top_builddir" && pwd)/.libs/libnfbpf-preload.so
-run=$(cd "$top_builddir" && pwd)/nfbpf-run
+. "$(dirname "$0")/lib.sh"
+e2e_start "fib" F
 
 cat >"$work/rules.nft" <<'NFT'
 table ip t {

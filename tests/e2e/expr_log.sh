@@ -15,20 +15,7 @@ old=$(cat $sysctl)
 e2e_on_exit() { echo "$old" > $sysctl; }
 e2e_start log L setpriv
 
-# pair SIDE: sender netns ${SIDE}s, receiver ${SIDE}r (ruleset there)
-pair() {
-	local s=$tag$1s r=$tag$1r
-	nss+=("$s" "$r")
-	ip netns add "$s" && ip netns add "$r" || return 1
-	ip -n "$s" link add veth0 type veth peer name veth1 netns "$r"
-	ip -n "$s" addr add 10.9.0.1/24 dev veth0
-	ip -n "$r" addr add 10.9.0.2/24 dev veth1
-	ip -n "$s" addr add fd00::1/64 dev veth0 nodad
-	ip -n "$r" addr add fd00::2/64 dev veth1 nodad
-	for n in "$s" "$r"; do ip -n "$n" link set lo up; done
-	ip -n "$s" link set veth0 up && ip -n "$r" link set veth1 up
-}
-pair k && pair b || { echo "log e2e: netns setup failed"; exit 1; }
+e2e_pair k && e2e_pair b || { echo "log e2e: netns setup failed"; exit 1; }
 
 ruleset() {
 	cat <<NFT

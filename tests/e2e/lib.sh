@@ -47,3 +47,22 @@ e2e_netns() {
 	nss+=("$1")
 	ip netns add "$1" && ip -n "$1" link set lo up
 }
+
+# e2e_pair SIDE: sender netns $tag${SIDE}s, receiver $tag${SIDE}r, joined by
+# veth0 (10.9.0.1/24, fd00::1/64) -- veth1 (10.9.0.2/24, fd00::2/64); a script
+# that defines e2e_pair_extra S R gets it called before the links go up
+e2e_pair() {
+	local s=$tag$1s r=$tag$1r
+	nss+=("$s" "$r")
+	ip netns add "$s" && ip netns add "$r" || return 1
+	ip -n "$s" link add veth0 type veth peer name veth1 netns "$r"
+	ip -n "$s" addr add 10.9.0.1/24 dev veth0
+	ip -n "$r" addr add 10.9.0.2/24 dev veth1
+	ip -n "$s" addr add fd00::1/64 dev veth0 nodad
+	ip -n "$r" addr add fd00::2/64 dev veth1 nodad
+	for n in "$s" "$r"; do ip -n "$n" link set lo up; done
+	if declare -F e2e_pair_extra >/dev/null; then
+		e2e_pair_extra "$s" "$r" || return 1
+	fi
+	ip -n "$s" link set veth0 up && ip -n "$r" link set veth1 up
+}

@@ -15,26 +15,17 @@ py=/usr/bin/python3; [ -x $py ] || py=python3
 listen=$top_srcdir/tests/e2e/nflog-listen.py
 COUNT=16
 
-# pair SIDE: sender netns ${SIDE}s, receiver ${SIDE}r (ruleset, listener)
-pair() {
-	local s=$tag$1s r=$tag$1r
-	nss+=("$s" "$r")
-	ip netns add "$s" && ip netns add "$r" || return 1
-	ip -n "$s" link add veth0 type veth peer name veth1 netns "$r"
-	ip -n "$s" addr add 10.9.0.1/24 dev veth0
-	ip -n "$r" addr add 10.9.0.2/24 dev veth1
-	ip -n "$s" addr add fd00::1/64 dev veth0 nodad
-	ip -n "$r" addr add fd00::2/64 dev veth1 nodad
-	for n in "$s" "$r"; do ip -n "$n" link set lo up; done
-	# fixed addresses and neighbours: no resolution reorders packets
+# fixed addresses and neighbours: no resolution reorders packets
+e2e_pair_extra() {
+	local s=$1 r=$2
+
 	ip -n "$s" link set veth0 address 02:00:00:00:00:01
 	ip -n "$r" link set veth1 address 02:00:00:00:00:02
 	ip -n "$s" neigh add 10.9.0.2 lladdr 02:00:00:00:00:02 dev veth0 nud permanent
 	ip -n "$s" neigh add fd00::2 lladdr 02:00:00:00:00:02 dev veth0 nud permanent
 	ip -n "$r" neigh add 10.9.0.1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
-	ip -n "$s" link set veth0 up && ip -n "$r" link set veth1 up
 }
-pair k && pair b || { echo "nflog e2e: netns setup failed"; exit 1; }
+e2e_pair k && e2e_pair b || { echo "nflog e2e: netns setup failed"; exit 1; }
 
 ruleset() {
 	cat <<NFT
