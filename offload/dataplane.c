@@ -95,8 +95,10 @@ enum rec_kind { REC_HEAD, REC_RULE, REC_FOLD };
 /* fold map entries: a hash map allocates its buckets up front, 16 bytes
  * per entry of max_entries even without preallocated elements, for every
  * namespace served; folding stops quietly past this many keys (the rest of
- * a run is walked rule by rule) */
-#define FOLD_MAX	(1u << 17)
+ * a run is walked rule by rule). A ruleset replaced in one batch (or a flush
+ * and a load) holds its old keys beside the new ones until the next prepare:
+ * 2^18 keys fold a 100k-rule chain reloaded so */
+#define FOLD_MAX	(1u << 18)
 
 /**
  * struct dp_rec - a rule map entry owned by a chain head or a rule
@@ -355,6 +357,8 @@ struct dataplane {
 				 * prepare may be incremental */
 	uint64_t rule_entries_next;
 	uint32_t unfolds;		/* fold heads this prepare unfolded */
+	bool fold_full;			/* the fold map refused a key (E2BIG):
+					 * no more folds in this prepare */
 	struct list_head hooks;
 	uint64_t seq;
 	uint64_t reg_seen;	/* ruleset_reg_seq_last() at the last prepare */
@@ -1951,7 +1955,7 @@ static uint32_t fold_run(struct net *net, struct dataplane *dp,
 	uint32_t j, k;
 
 	*out = NULL;
-	if (!rec_foldable(dp, v[i]))
+	if (dp->fold_full || !rec_foldable(dp, v[i]))
 		return 0;
 	for (j = i + 1; j < n && j - i < FOLD_MIN; j++)
 		if (v[j]->want.shape != v[i]->want.shape)
@@ -1971,10 +1975,16 @@ static uint32_t fold_run(struct net *net, struct dataplane *dp,
 		struct codegen_fold_key *key = &h->keys[h->nkeys];
 
 		key->run = h->idx;
-		if (!codegen_rule_fold_key(dp->chain_rules[k], key->key) ||
-		    bpf_map_update_elem(dp->env.fold_fd, key, &v[k]->idx,
-					BPF_NOEXIST))
+		if (!codegen_rule_fold_key(dp->chain_rules[k], key->key))
 			break;
+		if (bpf_map_update_elem(dp->env.fold_fd, key, &v[k]->idx,
+					BPF_NOEXIST)) {
+			/* full: each later try would fail the same way (and
+			 * cost a key array as long as the rest of its run) */
+			if (errno == E2BIG || errno == ENOMEM)
+				dp->fold_full = true;
+			break;
+		}
 		dp->stats.fold_keys_written++;
 		h->nkeys++;
 	}
@@ -3398,6 +3408,7 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	dp->touched.n = 0;
 	dp->dead.n = 0;
 	dp->unfolds = 0;
+	dp->fold_full = false;
 	free_retired(dp);
 	dp->settling = true;
 	dp->incremental = delta_ok(dp, net, delta);
