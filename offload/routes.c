@@ -136,17 +136,29 @@ struct route_vec {
 	size_t n, cap;
 };
 
+/* room for one more element of @size in the array *@vp of @n of *@cap
+ * (doubling, first @first) */
+static int vec_room(void *vp, size_t n, size_t *cap, size_t size,
+		    size_t first)
+{
+	void **v = vp, *nv;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : first;
+	nv = realloc(*v, c * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
 static int vec_add(struct route_vec *rv, const struct dp_route *r)
 {
-	if (rv->n == rv->cap) {
-		size_t cap = rv->cap ? rv->cap * 2 : 64;
-		struct dp_route *v = realloc(rv->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		rv->v = v;
-		rv->cap = cap;
-	}
+	if (vec_room(&rv->v, rv->n, &rv->cap, sizeof(*rv->v), 64))
+		return -ENOMEM;
 	rv->v[rv->n++] = *r;
 	return 0;
 }
@@ -365,15 +377,8 @@ static int link_parse(const struct nlmsghdr *nh, void *arg)
 
 			memcpy(l.name, RTA_DATA(a), n);
 		}
-	if (lv->n == lv->cap) {
-		size_t cap = lv->cap ? lv->cap * 2 : 16;
-		struct dp_link *v = realloc(lv->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		lv->v = v;
-		lv->cap = cap;
-	}
+	if (vec_room(&lv->v, lv->n, &lv->cap, sizeof(*lv->v), 16))
+		return -ENOMEM;
 	lv->v[lv->n++] = l;
 	return 0;
 }
@@ -456,15 +461,8 @@ struct r6_vec {
 
 static int r6_add(struct r6_vec *cv, const struct r6_cand *c)
 {
-	if (cv->n == cv->cap) {
-		size_t cap = cv->cap ? cv->cap * 2 : 64;
-		struct r6_cand *v = realloc(cv->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		cv->v = v;
-		cv->cap = cap;
-	}
+	if (vec_room(&cv->v, cv->n, &cv->cap, sizeof(*cv->v), 64))
+		return -ENOMEM;
 	cv->v[cv->n++] = *c;
 	return 0;
 }
@@ -629,15 +627,8 @@ static int r6_entry(struct route6_out *out, const struct r6_cand *c,
 	/* nft_fib6_eval() compares the route's own device only */
 	e.val.nh[0] = c->dev;
 	link_name(lv, c->dev, e.val.name);
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 64;
-		struct dp_route6 *v = realloc(out->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		out->v = v;
-		out->cap = cap;
-	}
+	if (vec_room(&out->v, out->n, &out->cap, sizeof(*out->v), 64))
+		return -ENOMEM;
 	out->v[out->n++] = e;
 	return 0;
 }
