@@ -30,6 +30,7 @@
 
 #include "nfbpf/shim_proto.h"
 #include "nfnl.h"
+#include "nfnl_reach.h"
 #include "ruleset_api.h"
 #include "dataplane.h"
 
@@ -706,6 +707,70 @@ static void gc_tick(void)
 		nfnl_sets_gc(net);
 }
 
+#define REACH_INTERVAL_MS	5000
+
+static bool net_has_conn(const struct net *net)
+{
+	struct conn *c;
+
+	list_for_each_entry(c, &d.conns, list) {
+		if (c->cl.net == net)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Every REACH_INTERVAL_MS: free the state of each namespace with no
+ * connection that nothing but nfbpfd can reach any more (nfnl/reach.c), so
+ * that the kernel destroys it as it would have without nfbpfd.
+ */
+static void reach_tick(void)
+{
+	static struct timespec last;
+	struct reach_ns *ns = NULL, *grown;
+	struct net *net, *nn;
+	size_t n = 0, cap = 0, i;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - last.tv_sec) * 1000 +
+	    (now.tv_nsec - last.tv_nsec) / 1000000 < REACH_INTERVAL_MS)
+		return;
+	last = now;
+	list_for_each_entry(net, &d.nets, list) {
+		if (net->ns_fd < 0 || net_has_conn(net))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(ns, cap * sizeof(*ns));
+			if (!grown) {
+				free(ns);
+				return;		/* try again next tick */
+			}
+			ns = grown;
+		}
+		ns[n].ino = (unsigned long)net->ns_ino;
+		ns[n].ns_fd = net->ns_fd;
+		n++;
+	}
+	if (n)
+		reach_scan(ns, n);
+	i = 0;
+	list_for_each_entry_safe(net, nn, &d.nets, list) {
+		if (net->ns_fd < 0 || net_has_conn(net))
+			continue;
+		if (!ns[i++].reached) {
+			logmsg(LOG_INFO, "network namespace %lu is gone (no task, mount, "
+			       "descriptor or socket refers to it): state freed",
+			       (unsigned long)net->ns_ino);
+			list_del(&net->list);
+			ruleset_net_free(net);
+		}
+	}
+	free(ns);
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -799,6 +864,7 @@ int main(int argc, char **argv)
 		n = epoll_wait(d.epfd, evs, 64,
 			       tmo >= 0 && tmo < GC_INTERVAL_MS ? tmo : GC_INTERVAL_MS);
 		gc_tick();
+		reach_tick();
 		nfnl_ulog_run_timers();
 
 		for (i = 0; i < n && !d.stop; i++) {
