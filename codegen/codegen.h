@@ -82,6 +82,8 @@ struct codegen_entry {
 				 * arp_rcv()) or NF_ARP_OUT (egress: arp_xmit())
 				 * would run its hook for (codegen/walker.c
 				 * emit_arp()) */
+#define PKT_HAS_DEV	0x80	/* skb->dev set: iiftype is its type (meta
+				 * iiftype is NFT_META_IFTYPE since 5.16) */
 
 /**
  * struct codegen_pkt - packet info, computed once per packet

@@ -749,19 +749,9 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		emit_dev(p, env, R9, PKT_HAS_IN, PKT_OFF(iif), PKT_OFF(iifname),
 			 PKT_OFF(iiftype), PKT_OFF(in_dev));
 	} else if (tc) {
-		uint32_t l_nodev = codegen_label_new(p);
-
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R7, env->off.skb_dev));
 		emit_dev(p, env, R9, PKT_HAS_OUT, PKT_OFF(oif), PKT_OFF(oifname),
 			 PKT_OFF(oiftype), PKT_OFF(out_dev));
-		/* meta iiftype is skb->dev's type in this kernel (nft_meta
-		 * NFT_META_IFTYPE), with or without an input device */
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R7, env->off.skb_dev));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_nodev);
-		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R9, env->off.dev_type));
-		codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(iiftype)));
-		emit_set_flag(p, PKT_HAS_IN);
-		codegen_label_bind(p, l_nodev);
 	} else {
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_in));
 		emit_dev(p, env, R9, PKT_HAS_IN, PKT_OFF(iif), PKT_OFF(iifname),
@@ -769,6 +759,19 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R8, env->off.st_out));
 		emit_dev(p, env, R9, PKT_HAS_OUT, PKT_OFF(oif), PKT_OFF(oifname),
 			 PKT_OFF(oiftype), PKT_OFF(out_dev));
+	}
+	/* meta iiftype (key 8) is skb->dev's type since 5.16 (nft_meta
+	 * NFT_META_IFTYPE), not the input device's: at output and
+	 * postrouting the device the packet leaves by, NULL: break */
+	{
+		uint32_t l_nodev = codegen_label_new(p);
+
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R7, env->off.skb_dev));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_nodev);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R9, env->off.dev_type));
+		codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(iiftype)));
+		emit_set_flag(p, PKT_HAS_DEV);
+		codegen_label_bind(p, l_nodev);
 	}
 	if (tc)
 		emit_arp(p, env);

@@ -6,9 +6,11 @@
  * holds nf_ct_netns_get() there (an nft ct expression, an xt conntrack
  * match, a ct object...). A BPF netfilter program cannot take that
  * reference, so without help every packet would look "invalid" to ct state.
- * nfbpfd takes it the cheapest way the kernel offers: a dormant inet table
+ * nfbpfd takes it the cheapest way the kernel offers: a dormant table
  * holding one ct expectation object, with no chain and no rule, so the
- * kernel's nf_tables never sees a packet.
+ * kernel's nf_tables never sees a packet. One per family (an ip table for
+ * IPv4, an ip6 table for IPv6), as the kernel turns conntrack (and its
+ * defragmentation) on per family of the tables whose rules use it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,31 +57,32 @@ static struct nlmsghdr *msg_put(char *buf, uint16_t type, uint16_t flags,
 #define NFT_TYPE(m)	((NFNL_SUBSYS_NFTABLES << 8) | (m))
 
 /* the body of the holder's batch: @create = new table + object, else delete */
-static void batch_body(struct mnl_nlmsg_batch *b, bool create, uint32_t seq)
+static void batch_body(struct mnl_nlmsg_batch *b, uint8_t family, bool create,
+		       uint32_t seq)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
 
 	if (!create) {
 		nlh = msg_put(mnl_nlmsg_batch_current(b), NFT_TYPE(NFT_MSG_DELTABLE),
-			      NLM_F_ACK, seq, NFPROTO_INET, 0);
+			      NLM_F_ACK, seq, family, 0);
 		mnl_attr_put_strz(nlh, NFTA_TABLE_NAME, HOLDER_TABLE);
 		mnl_nlmsg_batch_next(b);
 		return;
 	}
 	nlh = msg_put(mnl_nlmsg_batch_current(b), NFT_TYPE(NFT_MSG_NEWTABLE),
-		      NLM_F_CREATE | NLM_F_ACK, seq, NFPROTO_INET, 0);
+		      NLM_F_CREATE | NLM_F_ACK, seq, family, 0);
 	mnl_attr_put_strz(nlh, NFTA_TABLE_NAME, HOLDER_TABLE);
 	mnl_attr_put_u32(nlh, NFTA_TABLE_FLAGS, htonl(NFT_TABLE_F_DORMANT));
 	mnl_nlmsg_batch_next(b);
 
 	nlh = msg_put(mnl_nlmsg_batch_current(b), NFT_TYPE(NFT_MSG_NEWOBJ),
-		      NLM_F_CREATE | NLM_F_ACK, seq + 1, NFPROTO_INET, 0);
+		      NLM_F_CREATE | NLM_F_ACK, seq + 1, family, 0);
 	mnl_attr_put_strz(nlh, NFTA_OBJ_TABLE, HOLDER_TABLE);
 	mnl_attr_put_strz(nlh, NFTA_OBJ_NAME, HOLDER_OBJ);
 	mnl_attr_put_u32(nlh, NFTA_OBJ_TYPE, htonl(NFT_OBJECT_CT_EXPECT));
 	nest = mnl_attr_nest_start(nlh, NFTA_OBJ_DATA);
-	mnl_attr_put_u16(nlh, NFTA_CT_EXPECT_L3PROTO, htons(NFPROTO_IPV4));
+	mnl_attr_put_u16(nlh, NFTA_CT_EXPECT_L3PROTO, htons(family));
 	mnl_attr_put_u8(nlh, NFTA_CT_EXPECT_L4PROTO, 6);
 	mnl_attr_put_u16(nlh, NFTA_CT_EXPECT_DPORT, htons(1));
 	mnl_attr_put_u32(nlh, NFTA_CT_EXPECT_TIMEOUT, htonl(1000));
@@ -89,7 +92,7 @@ static void batch_body(struct mnl_nlmsg_batch *b, bool create, uint32_t seq)
 }
 
 /* send one batch in the netns of @ns_fd; 0 or the first error acked */
-static int holder_batch(int ns_fd, bool create)
+static int holder_batch(int ns_fd, uint8_t family, bool create)
 {
 	char buf[2048] __attribute__((aligned(4)));
 	struct mnl_nlmsg_batch *b;
@@ -109,7 +112,7 @@ static int holder_batch(int ns_fd, bool create)
 	msg_put(mnl_nlmsg_batch_current(b), NFNL_MSG_BATCH_BEGIN, 0, seq++,
 		AF_UNSPEC, NFNL_SUBSYS_NFTABLES);
 	mnl_nlmsg_batch_next(b);
-	batch_body(b, create, seq);
+	batch_body(b, family, create, seq);
 	seq += nacks;
 	msg_put(mnl_nlmsg_batch_current(b), NFNL_MSG_BATCH_END, 0, seq,
 		AF_UNSPEC, NFNL_SUBSYS_NFTABLES);
@@ -143,14 +146,14 @@ out:
 	return ret;
 }
 
-int offload_conntrack_enable(int ns_fd)
+int offload_conntrack_enable(int ns_fd, uint8_t family)
 {
-	return holder_batch(ns_fd, true);
+	return holder_batch(ns_fd, family, true);
 }
 
-void offload_conntrack_disable(int ns_fd)
+void offload_conntrack_disable(int ns_fd, uint8_t family)
 {
-	(void)holder_batch(ns_fd, false);
+	(void)holder_batch(ns_fd, family, false);
 }
 
 /* write "1" to the accounting sysctl of this thread's netns */

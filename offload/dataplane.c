@@ -41,6 +41,7 @@
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <linux/netfilter.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
@@ -375,10 +376,10 @@ struct dataplane {
 	struct dp_sets *sets;
 	uint8_t *eslot;		/* counter slots of set elements: enum eslot */
 	uint32_t eslot_cap;
-	bool conntrack;		/* offload_conntrack_enable() holds */
-	bool conntrack_new;	/* ... since this prepare */
-	uint32_t ct_users;	/* conntrack users live (see ct_users()) */
-	uint32_t ct_next;	/* ... in the generation being prepared */
+	uint8_t conntrack;	/* CT_V4/CT_V6: offload_conntrack_enable() holds */
+	uint8_t conntrack_new;	/* ... since this prepare */
+	uint32_t ct_users[2];	/* conntrack users live, IPv4 and IPv6 (ct_users()) */
+	uint32_t ct_next[2];	/* ... in the generation being prepared */
 	bool ct_acct;		/* offload_conntrack_acct() done */
 	struct dp_log *log;
 	struct dp_reject *reject;
@@ -1777,45 +1778,81 @@ static bool obj_holds_ct(uint32_t type)
 }
 
 /*
- * ct_users - what in the next generation holds the kernel's conntrack in
- * this netns: rules reading ct keys and ct helper/timeout/expectation and
- * synproxy objects. The kernel takes a reference (nf_ct_netns_get) for each
- * when it is created and drops it when it is destroyed, dormant table or
- * not; its hooks run while one is held.
+ * Which conntrack families the kernel turns on for a user in a table of
+ * @family (nf_ct_netns_get(ctx->family)): ip IPv4, ip6 IPv6, inet (and
+ * bridge, which also needs the bridge's own) both; others refuse ct
+ * (EPROTO) before a rule gets here.
  */
-static uint32_t ct_users(struct net *net)
+enum { CT_V4 = 1, CT_V6 = 2 };
+
+static unsigned int ct_families(uint8_t family)
+{
+	switch (family) {
+	case NFPROTO_IPV4: return CT_V4;
+	case NFPROTO_IPV6: return CT_V6;
+	case NFPROTO_INET:
+	case NFPROTO_BRIDGE: return CT_V4 | CT_V6;
+	default: return 0;
+	}
+}
+
+/* count @d (+1/-1) users of each family @family's table turns on */
+static void ct_count(uint32_t n[2], uint8_t family, int d)
+{
+	unsigned int f = ct_families(family), i;
+
+	for (i = 0; i < 2; i++) {
+		if (!(f & (1u << i)))
+			continue;
+		if (d > 0)
+			n[i]++;
+		else if (n[i])
+			n[i]--;
+	}
+}
+
+/*
+ * ct_users - what in the next generation holds the kernel's conntrack in
+ * this netns, per family (IPv4, IPv6): rules reading ct keys and ct
+ * helper/timeout/expectation and synproxy objects. The kernel takes a
+ * reference (nf_ct_netns_get) for each when it is created and drops it
+ * when it is destroyed, dormant table or not; a family's hooks (and its
+ * defragmentation) run while one is held.
+ */
+static void ct_users(struct net *net, uint32_t n[2])
 {
 	uint8_t next = genmask_next(net);
 	struct object *o;
 	struct table *t;
 	struct chain *c;
 	struct rule *r;
-	uint32_t n = 0;
 
+	n[0] = n[1] = 0;
 	list_for_each_entry(t, &net->tables, list) {
 		if (!active(t->genmask, next))
 			continue;
 		list_for_each_entry(o, &t->objects, list)
 			if (active(o->genmask, next) && obj_holds_ct(o->type))
-				n++;
+				ct_count(n, t->family, 1);
 		list_for_each_entry(c, &t->chains, list) {
 			if (!active(c->genmask, next))
 				continue;
 			list_for_each_entry(r, &c->rules, list)
 				if (active(r->genmask, next) && rule_reads_ct(r))
-					n++;
+					ct_count(n, t->family, 1);
 		}
 	}
-	return n;
 }
 
-/* ct_users() after a batch of rule changes only: the live count moved by
+/* ct_users() after a batch of rule changes only: the live counts moved by
  * the rules it adds and deletes */
-static uint32_t ct_users_delta(struct net *net, const struct dataplane *dp,
-			       const struct dp_delta *delta)
+static void ct_users_delta(struct net *net, const struct dataplane *dp,
+			   const struct dp_delta *delta, uint32_t n[2])
 {
-	uint32_t n = dp->ct_users, i;
+	uint32_t i;
 
+	n[0] = dp->ct_users[0];
+	n[1] = dp->ct_users[1];
 	for (i = 0; i < delta->nrules; i++) {
 		const struct rule *r = delta->rules[i];
 		bool cur = active(r->genmask, genmask_cur(net));
@@ -1823,12 +1860,25 @@ static uint32_t ct_users_delta(struct net *net, const struct dataplane *dp,
 
 		if (cur == next || !rule_reads_ct(r))
 			continue;
-		if (next)
-			n++;
-		else if (n)
-			n--;
+		ct_count(n, r->chain->table->family, next ? 1 : -1);
 	}
-	return n;
+}
+
+/* the conntrack families @n counts users of */
+static uint8_t ct_wanted(const uint32_t n[2])
+{
+	return (n[0] ? CT_V4 : 0) | (n[1] ? CT_V6 : 0);
+}
+
+/* turn off the conntrack families of @f (best effort) */
+static void ct_release(struct net *net, struct dataplane *dp, uint8_t f)
+{
+	if (f & dp->conntrack & CT_V4)
+		offload_conntrack_disable(net->ns_fd, NFPROTO_IPV4);
+	if (f & dp->conntrack & CT_V6)
+		offload_conntrack_disable(net->ns_fd, NFPROTO_IPV6);
+	dp->conntrack &= ~f;
+	dp->conntrack_new &= ~f;
 }
 
 /* pass A: a head entry per visible chain */
@@ -3470,16 +3520,24 @@ int dataplane_prepare_delta(struct net *net, const struct dp_delta *delta,
 	}
 	/* 1b. conntrack on while something of the next generation uses it
 	 * (turned off at publish when nothing does any more) */
-	dp->ct_next = dp->incremental ? ct_users_delta(net, dp, delta) :
-					ct_users(net);
-	if (!dp->err && !dp->conntrack && dp->ct_next) {
-		ret = offload_conntrack_enable(net->ns_fd);
-		if (ret)
+	if (dp->incremental)
+		ct_users_delta(net, dp, delta, dp->ct_next);
+	else
+		ct_users(net, dp->ct_next);
+	for (i = 0; i < 2 && !dp->err; i++) {
+		uint8_t f = i ? CT_V6 : CT_V4;
+
+		if (!(ct_wanted(dp->ct_next) & f) || (dp->conntrack & f))
+			continue;
+		ret = offload_conntrack_enable(net->ns_fd, i ? NFPROTO_IPV6 : NFPROTO_IPV4);
+		if (ret) {
 			set_err(dp, err, ret, "cannot enable the kernel's conntrack in this network namespace");
-		else
-			dp->conntrack = dp->conntrack_new = true;
+		} else {
+			dp->conntrack |= f;
+			dp->conntrack_new |= f;
+		}
 	}
-	if (!dp->err && dp->ct_next && !dp->ct_acct &&
+	if (!dp->err && ct_wanted(dp->ct_next) && !dp->ct_acct &&
 	    acct_wanted(net, dp->incremental ? delta : NULL)) {
 		ret = offload_conntrack_acct(net->ns_fd);
 		if (ret)
@@ -3525,7 +3583,7 @@ void dataplane_publish(struct net *net)
 
 	if (!dp || !dp->prepared)
 		return;
-	dp->conntrack_new = false;
+	dp->conntrack_new = 0;
 	/* cannot fail after this point: the calls below only swap what the
 	 * kernel already accepted */
 	/* new walkers know every shape of both generations, old ones not
@@ -3575,11 +3633,9 @@ void dataplane_publish(struct net *net)
 	dp->prepared = false;
 	/* the last conntrack user is gone: let the kernel stop tracking (its
 	 * hooks unregister with the last nf_ct_netns_put(), after the commit) */
-	dp->ct_users = dp->ct_next;
-	if (!dp->ct_users && dp->conntrack) {
-		offload_conntrack_disable(net->ns_fd);
-		dp->conntrack = false;
-	}
+	dp->ct_users[0] = dp->ct_next[0];
+	dp->ct_users[1] = dp->ct_next[1];
+	ct_release(net, dp, (uint8_t)~ct_wanted(dp->ct_users));
 }
 
 /*
@@ -3645,10 +3701,7 @@ void dataplane_abort(struct net *net)
 		return;
 	dp->natcore_next[0] = dp->natcore_seq[0];
 	dp->natcore_next[1] = dp->natcore_seq[1];
-	if (dp->conntrack_new) {
-		offload_conntrack_disable(net->ns_fd);
-		dp->conntrack = dp->conntrack_new = false;
-	}
+	ct_release(net, dp, dp->conntrack_new);
 	/* fold heads this prepare retired but never unlinked stay live */
 	if (!dp->written) {
 		for (i = 0; i < dp->retired.n; i++)
@@ -3709,8 +3762,7 @@ void dataplane_net_free(struct net *net)
 
 	if (!dp)
 		return;
-	if (dp->conntrack)
-		offload_conntrack_disable(net->ns_fd);
+	ct_release(net, dp, dp->conntrack);
 	dp_free(dp);
 	net->dataplane = NULL;
 }

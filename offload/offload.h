@@ -86,18 +86,19 @@ int offload_rtnl_socket(void *arg);
 int offload_epoll(int *epfd);
 
 /**
- * offload_conntrack_enable - make the kernel track connections in the
- * netns of @ns_fd, as nf_tables does for a table that uses ct (conntrack
- * hooks are registered per netns on demand, nf_ct_netns_get()). No BPF
- * interface does this, so nfbpfd holds an inert kernel object whose only
- * effect is that reference: a dormant inet table "nfbpf_conntrack" with
- * one ct expectation object and no chain or rule.
+ * offload_conntrack_enable - make the kernel track connections of @family
+ * (NFPROTO_IPV4 or NFPROTO_IPV6) in the netns of @ns_fd, as nf_tables does
+ * for a table of that family that uses ct (conntrack hooks are registered
+ * per netns and family on demand, nf_ct_netns_get()). No BPF interface
+ * does this, so nfbpfd holds an inert kernel object whose only effect is
+ * that reference: a dormant table "nfbpf_conntrack" of @family with one ct
+ * expectation object and no chain or rule.
  * Return: 0 or -errno (the kernel's answer).
  */
-int offload_conntrack_enable(int ns_fd);
+int offload_conntrack_enable(int ns_fd, uint8_t family);
 
-/** offload_conntrack_disable - drop that table (best effort). */
-void offload_conntrack_disable(int ns_fd);
+/** offload_conntrack_disable - drop @family's table (best effort). */
+void offload_conntrack_disable(int ns_fd, uint8_t family);
 
 /**
  * offload_conntrack_acct - turn conntrack accounting on in the netns of

@@ -199,17 +199,15 @@ static void emit_skugid(struct codegen_prog *p, const struct expr_meta *m,
 						       env->off.cred_fsgid);
 }
 
-/* nft_meta_store_ifgroup(): the device's group, 0 without a device */
+/* nft_meta_store_ifgroup(): the device's group */
 static void emit_ifgroup(struct codegen_prog *p, const struct expr_meta *m,
 			 const struct codegen_expr_ctx *ec, int16_t dev)
 {
-	uint32_t l_none = codegen_label_new(p);
-
+	/* nft_meta_store_ifgroup(): no device: break */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, REG_OFF(m->dreg), 0));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, dev));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_none);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), ec->l_break);
 	codegen_emit_probe_read(p, REG_OFF(m->dreg), 4, R9, ec->env->off.dev_group);
-	codegen_label_bind(p, l_none);
 }
 
 /* iifkind/oifkind: dev->rtnl_link_ops->kind, padded; no device/ops: break */
@@ -303,8 +301,8 @@ static void meta_emit(struct codegen_prog *p, const struct expr *e,
 	case META_PROTOCOL:
 		codegen_emit_copy_to_reg(p, m->dreg, R6, PKT_OFF(protocol), 2);
 		break;
-	case META_IIFTYPE:	/* no device: break */
-		need_flag(p, PKT_HAS_IN, ec);
+	case META_IIFTYPE:	/* skb->dev's type; no skb->dev: break */
+		need_flag(p, PKT_HAS_DEV, ec);
 		codegen_emit_copy_to_reg(p, m->dreg, R6, PKT_OFF(iiftype), 2);
 		break;
 	case META_OIFTYPE:

@@ -241,8 +241,9 @@ Test(packet, ct_state_through_the_kernels_conntrack)
 	c_est = counter_of(list_first_entry(&in->rules, struct rule, list));
 	c_new = counter_of(list_last_entry(&in->rules, struct rule, list));
 
-	cr_assert(system("nft list table inet nfbpf_conntrack >/dev/null 2>&1") == 0,
-		  "the kernel's conntrack is held by nfbpfd's dormant table");
+	cr_assert(system("nft list table ip nfbpf_conntrack >/dev/null 2>&1") == 0 &&
+		  system("nft list table ip6 nfbpf_conntrack >/dev/null 2>&1") == 0,
+		  "an inet table's ct rules: both families' conntrack held by nfbpfd's dormant tables");
 	cr_assert(tcp_connects(AF_INET, 10), "tcp/10: SYN new, SYN-ACK established");
 	cr_assert(tcp_connects(AF_INET6, 10), "inet: the same over IPv6");
 	cr_assert_not(tcp_connects(AF_INET, 11), "tcp/11: SYN new, not accepted");
@@ -256,8 +257,9 @@ Test(packet, ct_state_through_the_kernels_conntrack)
 	tm_rule_del(list_first_entry(&in->rules, struct rule, list));
 	tm_rule_del(list_last_entry(&in->rules, struct rule, list));
 	tm_commit_ok(&net);
-	cr_assert(system("nft list table inet nfbpf_conntrack >/dev/null 2>&1") != 0,
-		  "no ct user left: the holder table is gone");
+	cr_assert(system("nft list table ip nfbpf_conntrack >/dev/null 2>&1") != 0 &&
+		  system("nft list table ip6 nfbpf_conntrack >/dev/null 2>&1") != 0,
+		  "no ct user left: the holder tables are gone");
 	close(l10);
 	close(l11);
 	close(l10v6);
