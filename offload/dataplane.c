@@ -383,6 +383,7 @@ struct dataplane {
 	struct dp_log *log;
 	struct dp_reject *reject;
 	struct dp_routes *routes;	/* route mirror (fib) */
+	struct dp_recent *recent;	/* xt recent tables */
 	struct net *net;	/* the namespace this is of */
 	int link_fd;		/* rtnetlink link events of the netns, -1 */
 	/* named objects: records (id = index + 1), free ids, quota words
@@ -719,6 +720,7 @@ static void dp_free(struct dataplane *dp)
 	dp_log_free(dp->log);
 	dp_reject_free(dp->reject);
 	dp_routes_free(dp->routes);
+	dp_recent_free(dp->recent);
 	if (dp->link_fd >= 0) {
 		epoll_ctl(dataplane_link_fd(), EPOLL_CTL_DEL, dp->link_fd, NULL);
 		close(dp->link_fd);
@@ -920,6 +922,12 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	dp->env.fib4_fd = dp->env.fib6_fd = -1;
 	dp->routes = dp_routes_new(net->ns_fd, &dp->env.fib4_fd,
 				   &dp->env.fib6_fd);
+	dp->env.recent_fd = -1;
+	dp->recent = dp_recent_new();
+	if (!dp->recent) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
 	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||
@@ -1918,6 +1926,12 @@ static struct dp_rec *rule_rec_new(struct dataplane *dp, const struct table *t,
 			ret == -ENOSPC ?
 			"nfbpf state map is full (limit and quota expressions)" :
 			NULL);
+		r->seen = true;
+		return NULL;
+	}
+	ret = dp_recent_rule(dp->recent, rule, &dp->env, err);
+	if (ret) {
+		set_err(dp, err, ret, NULL);
 		r->seen = true;
 		return NULL;
 	}
@@ -3580,6 +3594,8 @@ void dataplane_publish(struct net *net)
 		offload_conntrack_disable(net->ns_fd);
 		dp->conntrack = false;
 	}
+	/* xt recent tables no rule of the new generation names */
+	dp_recent_sweep(dp->recent, net, genmask_next(net));
 }
 
 /*
@@ -3701,6 +3717,8 @@ void dataplane_abort(struct net *net)
 	shapes_trim(dp, dp->nshapes0);
 	dp_sets_abort(dp->sets);
 	dp->prepared = false;
+	/* tables only the batch's rules named (their checkentry ran) */
+	dp_recent_sweep(dp->recent, net, genmask_cur(net));
 }
 
 void dataplane_net_free(struct net *net)

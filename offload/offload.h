@@ -279,6 +279,20 @@ void dp_routes_free(struct dp_routes *rt);
  */
 int dp_routes_rules_check(int ns_fd, bool v4, bool v6, const char **msg);
 
+/*
+ * recent.c - the tables of the xt recent match of one namespace (see the
+ * design note there). dp_recent_rule() creates (or flushes) the tables
+ * a new rule names (recent_mt_check()), making the map on first use and
+ * pointing @env at it; dp_recent_sweep() deletes the tables no rule
+ * active in @genmask names.
+ */
+struct dp_recent;
+struct dp_recent *dp_recent_new(void);
+void dp_recent_free(struct dp_recent *rc);
+int dp_recent_rule(struct dp_recent *rc, const struct rule *rule,
+		   struct codegen_env *env, struct dp_error *err);
+void dp_recent_sweep(struct dp_recent *rc, struct net *net, uint8_t genmask);
+
 struct dp_reject;
 struct codegen_reject_rec;
 struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd);

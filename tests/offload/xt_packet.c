@@ -274,12 +274,12 @@ Test(xt_packet, untranslated_match_and_targets_are_refused)
 	struct dp_error err = { 0 };
 	struct rule *r;
 
-	strcpy(x->name, "recent");
+	strcpy(x->name, "connbytes");
 	x->rev = 0;
 	x->len = 8;
 	r = tm_rule_new(out, &rb);
 	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "xt match 'recent' revision 0 is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "xt match 'connbytes' revision 0 is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 
 	memset(&rb, 0, sizeof(rb));
@@ -864,4 +864,91 @@ Test(xt_packet, mac_source_on_an_ethernet_device)
 	}
 	close(ps);
 	close(rx);
+}
+
+/* struct xt_recent_mtinfo_v1 (228 bytes): a rule of it, then @verdict
+ * (NF_DROP) or none (-1) */
+static void recent_rule(uint8_t check_set, uint32_t seconds, uint32_t hits,
+			const char *name, int verdict)
+{
+	uint8_t info[228] = { 0 };
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(228));
+	struct dp_error err = { 0 };
+
+	memcpy(info, &seconds, 4);
+	memcpy(info + 4, &hits, 4);
+	info[8] = check_set;
+	snprintf((char *)info + 10, 200, "%s", name);
+	memset(info + 212, 0xff, 4);	/* --mask 255.255.255.255 */
+	strcpy(x->name, "recent");
+	x->rev = 1;
+	x->family = 2;
+	x->len = XT_ALIGN_(228);
+	memcpy(x->info, info, sizeof(info));
+	if (verdict >= 0)
+		tm_verdict(&rb, verdict, NULL);
+	tm_rule(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, list_last_entry(&out->rules,
+					  struct rule, list), &err), 0,
+		     "%s", err.msg ? err.msg : "");
+	tm_commit_ok(&net);
+}
+
+Test(xt_packet, recent_set_then_update_hitcount_drops_from_the_fourth)
+{
+	int i;
+
+	/* -m recent --set --name ssh; -m recent --update --seconds 60
+	 * --hitcount 4 --name ssh -j DROP: the 4th packet from 127.0.0.1
+	 * sees 4 stamps (its own included) and is dropped, as every later
+	 * one (each drop updates the entry again) */
+	int s = listener(SOCK_DGRAM, 53);	/* no ICMP errors */
+
+	recent_rule(0x02, 0, 0, "ssh", -1);
+	recent_rule(0x04, 60, 4, "ssh", NF_DROP);
+	for (i = 1; i <= 10; i++)
+		cr_assert_eq(udp_send(53, 5, 0), i < 4 ? 0 : -EPERM, "packet %d", i);
+	close(s);
+}
+
+Test(xt_packet, recent_rcheck_before_set_and_tables_by_name)
+{
+	int i;
+
+	/* --rcheck --hitcount 2 --name a -j DROP; --set --name a; --set
+	 * --name b: a's rule counts the stamps of the packets before */
+	int s = listener(SOCK_DGRAM, 53);
+
+	recent_rule(0x01, 0, 2, "a", NF_DROP);
+	recent_rule(0x02, 0, 0, "a", -1);
+	recent_rule(0x02, 0, 0, "b", -1);
+	for (i = 1; i <= 4; i++)
+		cr_assert_eq(udp_send(53, 5, 0), i < 3 ? 0 : -EPERM, "packet %d", i);
+	close(s);
+}
+
+Test(xt_packet, recent_hitcount_beyond_the_stamps_kept_is_refused)
+{
+	uint8_t info[228] = { 0 };
+	uint32_t hits = 200;
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(228));
+	struct dp_error err = { 0 };
+	struct rule *r;
+
+	memcpy(info + 4, &hits, 4);
+	info[8] = 0x01;
+	strcpy((char *)info + 10, "x");
+	strcpy(x->name, "recent");
+	x->rev = 1;
+	x->family = 2;
+	x->len = XT_ALIGN_(228);
+	memcpy(x->info, info, sizeof(info));
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt match 'recent' with --hitcount above 128 is not supported by the nfbpf dataplane");
+	ruleset_rule_free(r);
 }
