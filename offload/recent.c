@@ -108,27 +108,26 @@ static size_t value_size(const struct dp_recent *rc)
 	       (size_t)rc->n * sizeof(struct codegen_recent_ent);
 }
 
-/* the map: key u64, value { struct bpf_spin_lock lock; u8 b[] } */
-static int map_create(struct dp_recent *rc)
+int offload_lock_map_create(const char *name, uint32_t ksize, uint32_t vsize,
+			    uint32_t max)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
-	uint32_t vsize = value_size(rc);
 	struct btf *btf = btf__new_empty();
-	int int_id, u64_id, u8_id, lock_id, arr_id, val_id, fd, ret;
+	int int_id, key_id, u8_id, lock_id, arr_id, val_id, fd, ret;
 
 	if (!btf)
 		return -ENOMEM;
 	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-	u64_id = btf__add_int(btf, "unsigned long long", 8, 0);
 	u8_id = btf__add_int(btf, "unsigned char", 1, 0);
+	key_id = u8_id < 0 ? u8_id : btf__add_array(btf, int_id, u8_id, ksize);
 	lock_id = btf__add_struct(btf, "bpf_spin_lock", 4);
-	if (int_id < 0 || u64_id < 0 || u8_id < 0 || lock_id < 0 ||
+	if (int_id < 0 || key_id < 0 || u8_id < 0 || lock_id < 0 ||
 	    btf__add_field(btf, "val", int_id, 0, 0)) {
 		ret = -ENOMEM;
 		goto out_free_btf;
 	}
 	arr_id = btf__add_array(btf, int_id, u8_id, vsize - 4);
-	val_id = btf__add_struct(btf, "nfbpf_recent_table", vsize);
+	val_id = btf__add_struct(btf, "nfbpf_locked", vsize);
 	if (arr_id < 0 || val_id < 0 ||
 	    btf__add_field(btf, "lock", lock_id, 0, 0) ||
 	    btf__add_field(btf, "b", arr_id, 32, 0)) {
@@ -140,16 +139,25 @@ static int map_create(struct dp_recent *rc)
 		goto out_free_btf;
 	}
 	opts.btf_fd = btf__fd(btf);
-	opts.btf_key_type_id = u64_id;
+	opts.btf_key_type_id = key_id;
 	opts.btf_value_type_id = val_id;
-	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "nfbpf_recent", 8, vsize,
-			    RECENT_TABLES_MAX, &opts);
-	ret = fd < 0 ? -errno : 0;
-	if (!ret)
-		rc->fd = fd;
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, name, ksize, vsize, max, &opts);
+	ret = fd < 0 ? -errno : fd;
 out_free_btf:
 	btf__free(btf);
 	return ret;
+}
+
+/* the map: key u64, value { struct bpf_spin_lock lock; u8 b[] } */
+static int map_create(struct dp_recent *rc)
+{
+	int fd = offload_lock_map_create("nfbpf_recent", 8, value_size(rc),
+					 RECENT_TABLES_MAX);
+
+	if (fd < 0)
+		return fd;
+	rc->fd = fd;
+	return 0;
 }
 
 /* roundup_pow_of_two(@v) - 1 for @v >= 1 */

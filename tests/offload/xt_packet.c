@@ -17,6 +17,7 @@
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <linux/if_packet.h>
+#include <linux/netfilter/xt_hashlimit.h>
 
 static struct net net;
 static struct table *t;
@@ -950,5 +951,58 @@ Test(xt_packet, recent_hitcount_beyond_the_stamps_kept_is_refused)
 	r = tm_rule_new(out, &rb);
 	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
 	cr_assert_str_eq(err.msg, "xt match 'recent' with --hitcount above 128 is not supported by the nfbpf dataplane");
+	ruleset_rule_free(r);
+}
+
+/* struct xt_hashlimit_mtinfo3: --hashlimit-above @per_hour/hour
+ * --hashlimit-burst @burst, no mode (one bucket), @mode extra */
+static void hashlimit_info(uint8_t *info, const char *name, uint64_t per_hour,
+			   uint64_t burst, uint32_t mode)
+{
+	struct xt_hashlimit_mtinfo3 i;
+
+	memset(&i, 0, sizeof(i));
+	snprintf(i.name, sizeof(i.name), "%s", name);
+	i.cfg.avg = XT_HASHLIMIT_SCALE_v2 * 3600 / per_hour;
+	i.cfg.burst = burst;
+	i.cfg.mode = XT_HASHLIMIT_INVERT | mode;
+	i.cfg.gc_interval = 1000;
+	i.cfg.expire = 3600000;
+	memcpy(info, &i, offsetof(struct xt_hashlimit_mtinfo3, hinfo));
+}
+
+Test(xt_packet, hashlimit_above_drops_past_the_burst)
+{
+	uint8_t info[sizeof(struct xt_hashlimit_mtinfo3)] = { 0 };
+	int s = listener(SOCK_DGRAM, 53), i;
+
+	/* -m hashlimit --hashlimit-above 1/hour --hashlimit-burst 3
+	 * --hashlimit-name t -j DROP: 3 packets within the burst, then
+	 * every one over the rate */
+	hashlimit_info(info, "t", 1, 3, 0);
+	drop_rule("hashlimit", 3, info, sizeof(info));
+	for (i = 1; i <= 6; i++)
+		cr_assert_eq(udp_send(53, 5, 0), i <= 3 ? 0 : -EPERM, "packet %d", i);
+	close(s);
+}
+
+Test(xt_packet, hashlimit_byte_mode_is_refused)
+{
+	uint8_t info[sizeof(struct xt_hashlimit_mtinfo3)] = { 0 };
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(sizeof(info)));
+	struct dp_error err = { 0 };
+	struct rule *r;
+
+	hashlimit_info(info, "b", 1, 3, XT_HASHLIMIT_BYTES);
+	strcpy(x->name, "hashlimit");
+	x->rev = 3;
+	x->family = 2;
+	x->len = XT_ALIGN_(sizeof(info));
+	memcpy(x->info, info, sizeof(info));
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt match 'hashlimit' in byte mode is not supported by the nfbpf dataplane");
 	ruleset_rule_free(r);
 }
