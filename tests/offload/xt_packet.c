@@ -1006,3 +1006,69 @@ Test(xt_packet, hashlimit_byte_mode_is_refused)
 	cr_assert_str_eq(err.msg, "xt match 'hashlimit' in byte mode is not supported by the nfbpf dataplane");
 	ruleset_rule_free(r);
 }
+
+/* -p udp --dport @dport -m recent @check_set --rdest --name @name
+ * [-j DROP if @drop] */
+static void udp_recent_rule(uint16_t dport, uint8_t check_set, const char *name,
+			    bool drop)
+{
+	uint8_t u[10] = { 0 }, info[228] = { 0 };
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(sizeof(u)));
+
+	ports(u, 0, 0xffff, dport, dport);
+	strcpy(x->name, "udp");
+	x->family = 2;
+	x->len = XT_ALIGN_(sizeof(u));
+	memcpy(x->info, u, sizeof(u));
+	x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + XT_ALIGN_(228));
+	info[8] = check_set;
+	snprintf((char *)info + 10, 200, "%s", name);
+	info[210] = 1;			/* XT_RECENT_DEST */
+	memset(info + 212, 0xff, 4);
+	strcpy(x->name, "recent");
+	x->rev = 1;
+	x->family = 2;
+	x->len = XT_ALIGN_(228);
+	memcpy(x->info, info, sizeof(info));
+	if (drop)
+		tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(out, &rb);
+	tm_commit_ok(&net);
+}
+
+/* one UDP datagram to 127.0.0.@host:@port: 0 or -errno */
+static int udp_send_to(uint8_t host, uint16_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(0x7f000000u | host) };
+	int s = socket(AF_INET, SOCK_DGRAM, 0), ret;
+
+	cr_assert_geq(s, 0);
+	ret = sendto(s, "x", 1, 0, (void *)&a, sizeof(a)) < 0 ? -errno : 0;
+	close(s);
+	return ret;
+}
+
+Test(xt_packet, recent_full_table_evicts_the_least_recently_seen)
+{
+	int h;
+
+	/* udp dport 9 & --rcheck --rdest: drop; udp dport 10 & --set
+	 * --rdest. 101 destinations set into a table of ip_list_tot (100)
+	 * entries: the first (least recently set) goes, the others stay */
+	udp_recent_rule(9, 0x01, "lru", true);
+	udp_recent_rule(10, 0x02, "lru", false);
+	for (h = 1; h <= 101; h++)
+		cr_assert_eq(udp_send_to(h, 10), 0, "host %d", h);
+	cr_assert_eq(udp_send_to(1, 9), 0);
+	cr_assert_eq(udp_send_to(2, 9), -EPERM);
+	cr_assert_eq(udp_send_to(101, 9), -EPERM);
+	/* setting 2 again moves it to the tail: 3 goes next */
+	cr_assert_eq(udp_send_to(2, 10), 0);
+	cr_assert_eq(udp_send_to(102, 10), 0);
+	cr_assert_eq(udp_send_to(2, 9), -EPERM);
+	cr_assert_eq(udp_send_to(3, 9), 0);
+	cr_assert_eq(udp_send_to(4, 9), -EPERM);
+}
