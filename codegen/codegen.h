@@ -459,7 +459,131 @@ struct codegen_env {
 	int reject_fd;
 	int fib4_fd;
 	int fib6_fd;
+	int recent_fd;	/* xt recent tables (-1: none yet) */
+	int hl_table_fd;	/* xt hashlimit tables (-1: none yet) */
+	int hl_ent_fd;		/* ... their entries */
+	int hl_count_fd;	/* ... their entry counts */
+	uint32_t recent_n;	/* entries per recent table (ip_list_tot) */
 };
+
+/*
+ * xt recent tables (codegen/xt/recent.c). Each table (a name in one
+ * namespace, shared by every rule naming it, as the kernel's
+ * recent_table) is one value of env->recent_fd (HASH, key the u64
+ * codegen_recent_hash() of its name), created by nfbpfd when a rule
+ * naming it is added (recent_mt_check()) and deleted when the last one
+ * is gone (offload/recent.c). The value is struct codegen_recent_head
+ * followed by env->recent_n (the kernel's ip_list_tot) entries: packets
+ * run the whole of recent_mt() under the value's bpf_spin_lock, as the
+ * kernel does under recent_lock. The kernel's LRU list is the order of
+ * @lru (a table-wide sequence number taken on every insert or update):
+ * its head is the used entry with the smallest one.
+ */
+#define RECENT_STAMPS		128	/* timestamps kept per entry */
+#define RECENT_ENTRIES_MAX	256	/* ip_list_tot the dataplane runs */
+
+/**
+ * struct codegen_recent_head - a recent table
+ * @lock: struct bpf_spin_lock
+ * @entries: used entries (recent_table.entries)
+ * @nstamps_mask: recent_table.nstamps_max_mask
+ * @scratch: the program's (index laundering)
+ * @mask: the table's address mask (that of the rule that created it)
+ * @seq: the last @lru handed out
+ */
+struct codegen_recent_head {
+	uint32_t lock;
+	uint32_t entries;
+	uint32_t nstamps_mask;
+	uint32_t scratch;
+	uint8_t mask[16];
+	uint64_t seq;
+};
+
+/**
+ * struct codegen_recent_ent - one address of a recent table
+ * @addr: the masked address (IPv4: the first 4 bytes, the rest 0)
+ * @family: NFPROTO_IPV4/IPV6, 0: a free entry
+ * @ttl: recent_entry.ttl
+ * @index: recent_entry.index
+ * @nstamps: recent_entry.nstamps
+ * @lru: position in the LRU order (smaller: older)
+ * @stamps: jiffies of the last packets
+ */
+struct codegen_recent_ent {
+	uint8_t addr[16];
+	uint16_t family;
+	uint8_t ttl;
+	uint8_t index;
+	uint16_t nstamps;
+	uint16_t pad;
+	uint64_t lru;
+	uint64_t stamps[RECENT_STAMPS];
+};
+
+/* codegen_recent_hash - the map key of the recent table named @name */
+uint64_t codegen_recent_hash(const char *name);
+
+/*
+ * xt hashlimit tables (codegen/xt/hashlimit.c): a table (a name and a
+ * family in one namespace, as the kernel's xt_hashlimit_htable) is one
+ * value of env->hl_table_fd (HASH, key codegen_hl_key() of name and
+ * family), written by nfbpfd from the configuration of the rule that
+ * created it (htable_create()); its entries (struct dsthash_ent) are
+ * values of env->hl_ent_fd (HASH, key struct codegen_hl_key), each with
+ * a bpf_spin_lock, inserted by packets (from the table's template: @prev
+ * 0 marks an entry no packet has initialised yet) and removed by nfbpfd's
+ * garbage collector once expired (htable_gc()). Entries per table are
+ * counted in env->hl_count_fd (ARRAY of u64, slot @slot), checked
+ * against @max as dsthash_alloc_init() does.
+ */
+struct codegen_hl_ent {
+	uint32_t lock;
+	uint32_t pad;
+	uint64_t expires;
+	uint64_t prev;
+	uint64_t credit;
+	uint64_t credit_cap;
+	uint64_t cost;
+};
+
+/**
+ * struct codegen_hl_table - a hashlimit table
+ * @mode: the table's cfg.mode (what the key holds, how credit refills)
+ * @slot: its entry count slot
+ * @max: cfg.max after htable_create()
+ * @expire: msecs_to_jiffies(cfg.expire)
+ * @cpj: CREDITS_PER_JIFFY of the table's revision
+ * @srcmask: the source prefix as a mask (network order)
+ * @dstmask: the destination prefix as a mask
+ * @tmpl: a new entry: rateinfo_init()'s credit, credit_cap and cost
+ */
+struct codegen_hl_table {
+	uint32_t mode;
+	uint32_t slot;
+	uint32_t max;
+	uint32_t pad;
+	uint64_t expire;
+	uint64_t cpj;
+	uint8_t srcmask[16];
+	uint8_t dstmask[16];
+	struct codegen_hl_ent tmpl;
+};
+
+/** struct codegen_hl_key - key of an entry (struct dsthash_dst) */
+struct codegen_hl_key {
+	uint64_t table;
+	uint8_t src[16];
+	uint8_t dst[16];
+	uint16_t sport;
+	uint16_t dport;
+	uint32_t pad;
+};
+
+#define HL_TABLES_MAX	1024
+
+/* codegen_hl_key - the map key of the hashlimit table @name of @family */
+uint64_t codegen_hl_key(const char *name, uint8_t family);
 
 /*
  * Reject records (reject expression, xt REJECT). A netfilter program

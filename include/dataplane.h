@@ -243,6 +243,12 @@ struct dp_stats {
  */
 int dataplane_jiffies(uint64_t *now);
 
+/**
+ * dataplane_xt_gc - forget what xtables match state has expired in @net
+ * (xt hashlimit entries, as htable_gc()); called once a second
+ */
+void dataplane_xt_gc(struct net *net);
+
 /** dataplane_hz - the kernel's HZ (measured once), 0 if unknown. */
 unsigned int dataplane_hz(void);
 

@@ -703,8 +703,10 @@ static void gc_tick(void)
 	    (now.tv_nsec - last.tv_nsec) / 1000000 < GC_INTERVAL_MS)
 		return;
 	last = now;
-	list_for_each_entry(net, &d.nets, list)
+	list_for_each_entry(net, &d.nets, list) {
 		nfnl_sets_gc(net);
+		dataplane_xt_gc(net);
+	}
 }
 
 #define REACH_INTERVAL_MS	5000

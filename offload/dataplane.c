@@ -384,6 +384,8 @@ struct dataplane {
 	struct dp_log *log;
 	struct dp_reject *reject;
 	struct dp_routes *routes;	/* route mirror (fib) */
+	struct dp_recent *recent;	/* xt recent tables */
+	struct dp_hl *hl;		/* xt hashlimit tables */
 	struct net *net;	/* the namespace this is of */
 	int link_fd;		/* rtnetlink link events of the netns, -1 */
 	/* named objects: records (id = index + 1), free ids, quota words
@@ -720,6 +722,8 @@ static void dp_free(struct dataplane *dp)
 	dp_log_free(dp->log);
 	dp_reject_free(dp->reject);
 	dp_routes_free(dp->routes);
+	dp_recent_free(dp->recent);
+	dp_hl_free(dp->hl);
 	if (dp->link_fd >= 0) {
 		epoll_ctl(dataplane_link_fd(), EPOLL_CTL_DEL, dp->link_fd, NULL);
 		close(dp->link_fd);
@@ -921,6 +925,14 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	dp->env.fib4_fd = dp->env.fib6_fd = -1;
 	dp->routes = dp_routes_new(net->ns_fd, &dp->env.fib4_fd,
 				   &dp->env.fib6_fd);
+	dp->env.recent_fd = -1;
+	dp->env.hl_table_fd = dp->env.hl_ent_fd = dp->env.hl_count_fd = -1;
+	dp->recent = dp_recent_new();
+	dp->hl = dp_hl_new();
+	if (!dp->recent || !dp->hl) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
 	if (dp->env.rules_fd < 0 || dp->env.counters_fd < 0 ||
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
 	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||
@@ -1968,6 +1980,14 @@ static struct dp_rec *rule_rec_new(struct dataplane *dp, const struct table *t,
 			ret == -ENOSPC ?
 			"nfbpf state map is full (limit and quota expressions)" :
 			NULL);
+		r->seen = true;
+		return NULL;
+	}
+	ret = dp_recent_rule(dp->recent, rule, &dp->env, err);
+	if (!ret)
+		ret = dp_hl_rule(dp->hl, rule, &dp->env, err);
+	if (ret) {
+		set_err(dp, err, ret, NULL);
 		r->seen = true;
 		return NULL;
 	}
@@ -3636,6 +3656,9 @@ void dataplane_publish(struct net *net)
 	dp->ct_users[0] = dp->ct_next[0];
 	dp->ct_users[1] = dp->ct_next[1];
 	ct_release(net, dp, (uint8_t)~ct_wanted(dp->ct_users));
+	/* xt recent tables no rule of the new generation names */
+	dp_recent_sweep(dp->recent, net, genmask_next(net));
+	dp_hl_sweep(dp->hl, net, genmask_next(net));
 }
 
 /*
@@ -3754,6 +3777,17 @@ void dataplane_abort(struct net *net)
 	shapes_trim(dp, dp->nshapes0);
 	dp_sets_abort(dp->sets);
 	dp->prepared = false;
+	/* tables only the batch's rules named (their checkentry ran) */
+	dp_recent_sweep(dp->recent, net, genmask_cur(net));
+	dp_hl_sweep(dp->hl, net, genmask_cur(net));
+}
+
+void dataplane_xt_gc(struct net *net)
+{
+	struct dataplane *dp = net->dataplane;
+
+	if (dp)
+		dp_hl_gc(dp->hl);
 }
 
 void dataplane_net_free(struct net *net)

@@ -280,6 +280,41 @@ void dp_routes_free(struct dp_routes *rt);
  */
 int dp_routes_rules_check(int ns_fd, bool v4, bool v6, const char **msg);
 
+/*
+ * recent.c - the tables of the xt recent match of one namespace (see the
+ * design note there). dp_recent_rule() creates (or flushes) the tables
+ * a new rule names (recent_mt_check()), making the map on first use and
+ * pointing @env at it; dp_recent_sweep() deletes the tables no rule
+ * active in @genmask names.
+ */
+struct dp_recent;
+/*
+ * offload_lock_map_create - a HASH map (BPF_F_NO_PREALLOC) whose values
+ * start with a struct bpf_spin_lock (described in its BTF)
+ * Return: the map fd or -errno.
+ */
+int offload_lock_map_create(const char *name, uint32_t ksize, uint32_t vsize,
+			    uint32_t max);
+struct dp_recent *dp_recent_new(void);
+void dp_recent_free(struct dp_recent *rc);
+int dp_recent_rule(struct dp_recent *rc, const struct rule *rule,
+		   struct codegen_env *env, struct dp_error *err);
+void dp_recent_sweep(struct dp_recent *rc, struct net *net, uint8_t genmask);
+
+/*
+ * hashlimit.c - the tables of the xt hashlimit match of one namespace
+ * (see the design note there), the same way: dp_hl_rule() at prepare,
+ * dp_hl_sweep() after a publish or an abort; dp_hl_gc() forgets expired
+ * entries (htable_gc()).
+ */
+struct dp_hl;
+struct dp_hl *dp_hl_new(void);
+void dp_hl_free(struct dp_hl *hl);
+int dp_hl_rule(struct dp_hl *hl, const struct rule *rule,
+	       struct codegen_env *env, struct dp_error *err);
+void dp_hl_sweep(struct dp_hl *hl, struct net *net, uint8_t genmask);
+void dp_hl_gc(struct dp_hl *hl);
+
 struct dp_reject;
 struct codegen_reject_rec;
 struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd);

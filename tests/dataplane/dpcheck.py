@@ -329,6 +329,21 @@ def nft(side, args, stdin=None):
                             stderr=subprocess.PIPE), stdin
 
 
+IPT_RE = re.compile(rb'\A\s*#\s*dpcheck:\s*(iptables|ip6tables)\s*$', re.M)
+
+
+def load(side, text):
+    """load one batch: nft -f, or iptables-nft-restore / ip6tables-nft-restore
+    for a batch whose first line is '# dpcheck: iptables' / 'ip6tables'"""
+    m = IPT_RE.match(text)
+    if not m:
+        return nft(side, ['-f', '-'], text)
+    cmd = ['ip', 'netns', 'exec', side.ns['fw']] + side.wrapper + \
+        ['%s-nft-restore' % m.group(1).decode(), '--noflush']
+    return subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE), text[m.end():]
+
+
 def wait_all(procs):
     out = []
     for p, stdin in procs:
@@ -435,7 +450,7 @@ def run_step(K, B, args, name, text, pkts, classes, epoch0, prev):
     t0 = time.monotonic()
     # a step may be several batches (nft -f each), split at "# dpcheck: batch"
     for part in re.split(rb'^#\s*dpcheck:\s*batch\s*$', text, flags=re.M):
-        rk, rb = wait_all([nft(K, ['-f', '-'], part), nft(B, ['-f', '-'], part)])
+        rk, rb = wait_all([load(K, part), load(B, part)])
         if rk[0] or rb[0]:
             break
     if rk[0]:

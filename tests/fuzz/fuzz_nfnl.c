@@ -114,6 +114,7 @@ void dataplane_elem_gc(struct net *net, struct set *s, const struct set_elem *e)
 }
 void dataplane_net_free(struct net *net) { (void)net; }
 int dataplane_nflog_sync(struct net *net) { (void)net; return 0; }
+void dataplane_xt_gc(struct net *net) { (void)net; }
 
 int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 			   uint64_t *bytes)

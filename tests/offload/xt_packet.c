@@ -17,6 +17,7 @@
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <linux/if_packet.h>
+#include <linux/netfilter/xt_hashlimit.h>
 
 static struct net net;
 static struct table *t;
@@ -274,12 +275,12 @@ Test(xt_packet, untranslated_match_and_targets_are_refused)
 	struct dp_error err = { 0 };
 	struct rule *r;
 
-	strcpy(x->name, "recent");
+	strcpy(x->name, "connbytes");
 	x->rev = 0;
 	x->len = 8;
 	r = tm_rule_new(out, &rb);
 	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "xt match 'recent' revision 0 is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "xt match 'connbytes' revision 0 is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 
 	memset(&rb, 0, sizeof(rb));
@@ -864,4 +865,210 @@ Test(xt_packet, mac_source_on_an_ethernet_device)
 	}
 	close(ps);
 	close(rx);
+}
+
+/* struct xt_recent_mtinfo_v1 (228 bytes): a rule of it, then @verdict
+ * (NF_DROP) or none (-1) */
+static void recent_rule(uint8_t check_set, uint32_t seconds, uint32_t hits,
+			const char *name, int verdict)
+{
+	uint8_t info[228] = { 0 };
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(228));
+	struct dp_error err = { 0 };
+
+	memcpy(info, &seconds, 4);
+	memcpy(info + 4, &hits, 4);
+	info[8] = check_set;
+	snprintf((char *)info + 10, 200, "%s", name);
+	memset(info + 212, 0xff, 4);	/* --mask 255.255.255.255 */
+	strcpy(x->name, "recent");
+	x->rev = 1;
+	x->family = 2;
+	x->len = XT_ALIGN_(228);
+	memcpy(x->info, info, sizeof(info));
+	if (verdict >= 0)
+		tm_verdict(&rb, verdict, NULL);
+	tm_rule(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, list_last_entry(&out->rules,
+					  struct rule, list), &err), 0,
+		     "%s", err.msg ? err.msg : "");
+	tm_commit_ok(&net);
+}
+
+Test(xt_packet, recent_set_then_update_hitcount_drops_from_the_fourth)
+{
+	int i;
+
+	/* -m recent --set --name ssh; -m recent --update --seconds 60
+	 * --hitcount 4 --name ssh -j DROP: the 4th packet from 127.0.0.1
+	 * sees 4 stamps (its own included) and is dropped, as every later
+	 * one (each drop updates the entry again) */
+	int s = listener(SOCK_DGRAM, 53);	/* no ICMP errors */
+
+	recent_rule(0x02, 0, 0, "ssh", -1);
+	recent_rule(0x04, 60, 4, "ssh", NF_DROP);
+	for (i = 1; i <= 10; i++)
+		cr_assert_eq(udp_send(53, 5, 0), i < 4 ? 0 : -EPERM, "packet %d", i);
+	close(s);
+}
+
+Test(xt_packet, recent_rcheck_before_set_and_tables_by_name)
+{
+	int i;
+
+	/* --rcheck --hitcount 2 --name a -j DROP; --set --name a; --set
+	 * --name b: a's rule counts the stamps of the packets before */
+	int s = listener(SOCK_DGRAM, 53);
+
+	recent_rule(0x01, 0, 2, "a", NF_DROP);
+	recent_rule(0x02, 0, 0, "a", -1);
+	recent_rule(0x02, 0, 0, "b", -1);
+	for (i = 1; i <= 4; i++)
+		cr_assert_eq(udp_send(53, 5, 0), i < 3 ? 0 : -EPERM, "packet %d", i);
+	close(s);
+}
+
+Test(xt_packet, recent_hitcount_beyond_the_stamps_kept_is_refused)
+{
+	uint8_t info[228] = { 0 };
+	uint32_t hits = 200;
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(228));
+	struct dp_error err = { 0 };
+	struct rule *r;
+
+	memcpy(info + 4, &hits, 4);
+	info[8] = 0x01;
+	strcpy((char *)info + 10, "x");
+	strcpy(x->name, "recent");
+	x->rev = 1;
+	x->family = 2;
+	x->len = XT_ALIGN_(228);
+	memcpy(x->info, info, sizeof(info));
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt match 'recent' with --hitcount above 128 is not supported by the nfbpf dataplane");
+	ruleset_rule_free(r);
+}
+
+/* struct xt_hashlimit_mtinfo3: --hashlimit-above @per_hour/hour
+ * --hashlimit-burst @burst, no mode (one bucket), @mode extra */
+static void hashlimit_info(uint8_t *info, const char *name, uint64_t per_hour,
+			   uint64_t burst, uint32_t mode)
+{
+	struct xt_hashlimit_mtinfo3 i;
+
+	memset(&i, 0, sizeof(i));
+	snprintf(i.name, sizeof(i.name), "%s", name);
+	i.cfg.avg = XT_HASHLIMIT_SCALE_v2 * 3600 / per_hour;
+	i.cfg.burst = burst;
+	i.cfg.mode = XT_HASHLIMIT_INVERT | mode;
+	i.cfg.gc_interval = 1000;
+	i.cfg.expire = 3600000;
+	memcpy(info, &i, offsetof(struct xt_hashlimit_mtinfo3, hinfo));
+}
+
+Test(xt_packet, hashlimit_above_drops_past_the_burst)
+{
+	uint8_t info[sizeof(struct xt_hashlimit_mtinfo3)] = { 0 };
+	int s = listener(SOCK_DGRAM, 53), i;
+
+	/* -m hashlimit --hashlimit-above 1/hour --hashlimit-burst 3
+	 * --hashlimit-name t -j DROP: 3 packets within the burst, then
+	 * every one over the rate */
+	hashlimit_info(info, "t", 1, 3, 0);
+	drop_rule("hashlimit", 3, info, sizeof(info));
+	for (i = 1; i <= 6; i++)
+		cr_assert_eq(udp_send(53, 5, 0), i <= 3 ? 0 : -EPERM, "packet %d", i);
+	close(s);
+}
+
+Test(xt_packet, hashlimit_byte_mode_is_refused)
+{
+	uint8_t info[sizeof(struct xt_hashlimit_mtinfo3)] = { 0 };
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(sizeof(info)));
+	struct dp_error err = { 0 };
+	struct rule *r;
+
+	hashlimit_info(info, "b", 1, 3, XT_HASHLIMIT_BYTES);
+	strcpy(x->name, "hashlimit");
+	x->rev = 3;
+	x->family = 2;
+	x->len = XT_ALIGN_(sizeof(info));
+	memcpy(x->info, info, sizeof(info));
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt match 'hashlimit' in byte mode is not supported by the nfbpf dataplane");
+	ruleset_rule_free(r);
+}
+
+/* -p udp --dport @dport -m recent @check_set --rdest --name @name
+ * [-j DROP if @drop] */
+static void udp_recent_rule(uint16_t dport, uint8_t check_set, const char *name,
+			    bool drop)
+{
+	uint8_t u[10] = { 0 }, info[228] = { 0 };
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH,
+				   sizeof(struct expr_xt) + XT_ALIGN_(sizeof(u)));
+
+	ports(u, 0, 0xffff, dport, dport);
+	strcpy(x->name, "udp");
+	x->family = 2;
+	x->len = XT_ALIGN_(sizeof(u));
+	memcpy(x->info, u, sizeof(u));
+	x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + XT_ALIGN_(228));
+	info[8] = check_set;
+	snprintf((char *)info + 10, 200, "%s", name);
+	info[210] = 1;			/* XT_RECENT_DEST */
+	memset(info + 212, 0xff, 4);
+	strcpy(x->name, "recent");
+	x->rev = 1;
+	x->family = 2;
+	x->len = XT_ALIGN_(228);
+	memcpy(x->info, info, sizeof(info));
+	if (drop)
+		tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(out, &rb);
+	tm_commit_ok(&net);
+}
+
+/* one UDP datagram to 127.0.0.@host:@port: 0 or -errno */
+static int udp_send_to(uint8_t host, uint16_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(0x7f000000u | host) };
+	int s = socket(AF_INET, SOCK_DGRAM, 0), ret;
+
+	cr_assert_geq(s, 0);
+	ret = sendto(s, "x", 1, 0, (void *)&a, sizeof(a)) < 0 ? -errno : 0;
+	close(s);
+	return ret;
+}
+
+Test(xt_packet, recent_full_table_evicts_the_least_recently_seen)
+{
+	int h;
+
+	/* udp dport 9 & --rcheck --rdest: drop; udp dport 10 & --set
+	 * --rdest. 101 destinations set into a table of ip_list_tot (100)
+	 * entries: the first (least recently set) goes, the others stay */
+	udp_recent_rule(9, 0x01, "lru", true);
+	udp_recent_rule(10, 0x02, "lru", false);
+	for (h = 1; h <= 101; h++)
+		cr_assert_eq(udp_send_to(h, 10), 0, "host %d", h);
+	cr_assert_eq(udp_send_to(1, 9), 0);
+	cr_assert_eq(udp_send_to(2, 9), -EPERM);
+	cr_assert_eq(udp_send_to(101, 9), -EPERM);
+	/* setting 2 again moves it to the tail: 3 goes next */
+	cr_assert_eq(udp_send_to(2, 10), 0);
+	cr_assert_eq(udp_send_to(102, 10), 0);
+	cr_assert_eq(udp_send_to(2, 9), -EPERM);
+	cr_assert_eq(udp_send_to(3, 9), 0);
+	cr_assert_eq(udp_send_to(4, 9), -EPERM);
 }
