@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# bridge.sh - end to end: a bridge table with chains at all five bridge
+# hooks, enforced by the kernel in one set of scratch netns and by nfbpfd's
+# BPF dataplane in another. Each side: netns FW with bridge br0
+# (10.11.0.254/24) and ports pa, pb, veth peers of netns A (10.11.0.1)
+# and B (10.11.0.2); static neighbours and no IPv6, so no frame but the
+# test's own crosses the bridge. UDP datagrams go between A, B and FW,
+# unicast and broadcast (tests/e2e/bridge-send.py); what each receives
+# and the counters of the ruleset must be the same on both sides, and
+# equal what the rules say (the kernel side too: the test can fail).
+# Then ebtables-nft rules on both sides, same frames, same listing.
+# Needs root; skipped (77) otherwise.
+set -u
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+e2e_start bridge B ebtables-nft
+
+mac_br=02:00:00:00:0b:fe
+mac_a=02:00:00:00:0b:01
+mac_b=02:00:00:00:0b:02
+
+# side S: netns ${tag}S (fw), ${tag}Sa, ${tag}Sb
+topology() {
+	local fw=$tag$1 a=$tag${1}a b=$tag${1}b n
+	for n in "$fw" "$a" "$b"; do
+		e2e_netns "$n" || return 1
+		ip netns exec "$n" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 || return 1
+	done
+	ip -n "$fw" link add br0 address $mac_br type bridge forward_delay 0 \
+		stp_state 0 mcast_snooping 0 &&
+	ip -n "$fw" link add pa type veth peer name ea netns "$a" &&
+	ip -n "$fw" link add pb type veth peer name eb netns "$b" &&
+	ip -n "$a" link set ea address $mac_a &&
+	ip -n "$b" link set eb address $mac_b &&
+	ip -n "$fw" link set pa master br0 && ip -n "$fw" link set pb master br0 &&
+	ip -n "$fw" addr add 10.11.0.254/24 dev br0 &&
+	ip -n "$a" addr add 10.11.0.1/24 dev ea &&
+	ip -n "$b" addr add 10.11.0.2/24 dev eb || return 1
+	ip -n "$fw" neigh add 10.11.0.1 lladdr $mac_a dev br0 nud permanent &&
+	ip -n "$fw" neigh add 10.11.0.2 lladdr $mac_b dev br0 nud permanent &&
+	ip -n "$a" neigh add 10.11.0.2 lladdr $mac_b dev ea nud permanent &&
+	ip -n "$a" neigh add 10.11.0.254 lladdr $mac_br dev ea nud permanent &&
+	ip -n "$b" neigh add 10.11.0.1 lladdr $mac_a dev eb nud permanent &&
+	ip -n "$b" neigh add 10.11.0.254 lladdr $mac_br dev eb nud permanent || return 1
+	for n in "$a:ea" "$b:eb" "$fw:pa" "$fw:pb" "$fw:br0"; do
+		ip -n "${n%%:*}" link set "${n#*:}" up || return 1
+	done
+	# both ports forwarding (STP off, forward delay 0: at once)
+	for _ in $(seq 50); do
+		[ "$(ip -n "$fw" -o link show master br0 | grep -c 'state UP')" = 2 ] &&
+		[ "$(bridge -n "$fw" link show | grep -c 'state forwarding')" = 2 ] && return 0
+		sleep 0.1
+	done
+	echo "bridge e2e: ports not forwarding on side $1"
+	return 1
+}
+
+ruleset='table bridge t {
+	chain pre {
+		type filter hook prerouting priority -10; policy accept;
+		udp dport 7001 counter drop
+		meta pkttype host counter
+		meta pkttype broadcast counter
+		meta pkttype other counter
+		meta length 36 counter
+		iifname "pa" counter
+		counter
+	}
+	chain in_c {
+		type filter hook input priority 0; policy accept;
+		iifname "pa" udp dport 7002 counter drop
+		iifname "pb" meta iiftype ether counter
+		meta oiftype ether counter
+		oifname != { "pa", "pb", "br0" } counter
+		meta pkttype host counter
+		meta pkttype broadcast counter
+		meta length 36 counter
+		counter
+	}
+	chain fw_c {
+		type filter hook forward priority 0; policy accept;
+		iifname "pa" oifname "pb" udp dport 7003 counter drop
+		iifname "pb" oifname "pa" counter
+		ether saddr 02:00:00:00:0b:01 ether type ip counter
+		meta length 36 counter
+		meta length 100-200 counter
+		meta pkttype broadcast counter
+		counter
+	}
+	chain out_c {
+		type filter hook output priority 0; policy accept;
+		oifname "pa" udp dport 7004 counter drop
+		iifname != { "pa", "pb", "br0" } oifname "pb" counter
+		meta iiftype ether counter
+		ether saddr 02:00:00:00:0b:fe counter
+		meta length 37 counter
+		counter
+	}
+	chain post {
+		type filter hook postrouting priority 0; policy accept;
+		udp dport 7005 counter drop
+		iifname != { "pa", "pb", "br0" } counter
+		oifname "pb" counter
+		meta length 36 counter
+		counter
+	}
+	chain post2 {
+		type filter hook postrouting priority 10; policy drop;
+		udp dport 7009 counter drop
+		counter accept
+	}
+}'
+
+status=0
+for side in k b; do
+	topology $side || { echo "bridge e2e: topology failed on side $side"; exit 1; }
+	pre=()
+	[ $side = b ] && pre=("$run")
+	echo "$ruleset" | ip netns exec "$tag$side" "${pre[@]}" nft -f - ||
+		{ echo "bridge e2e: nft -f failed on side $side"; status=1; continue; }
+	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
+		"$tag${side}b" >"$work/$side.frames" 2>&1 ||
+		{ echo "bridge e2e: traffic failed on side $side"; status=1; }
+	ip netns exec "$tag$side" "${pre[@]}" nft list ruleset >"$work/$side.ruleset" 2>&1
+done
+for f in frames ruleset; do
+	if ! diff -u "$work/k.$f" "$work/b.$f"; then
+		echo "bridge e2e: kernel and nfbpf differ ($f)"
+		status=1
+	fi
+done
+# what the rules must have done (the kernel side too)
+want='a got a-bcast-7006
+a got b-a-7003
+a got b-bcast-7008
+a got fw-a-7000
+a got fw-bcast-7007
+b got a-b-7000
+b got a-bcast-7006
+b got b-bcast-7008
+b got fw-b-7004
+b got fw-bcast-7007
+fw got a-bcast-7006
+fw got a-fw-7000
+fw got b-bcast-7008
+fw got b-fw-7002
+fw got fw-bcast-7007'
+if [ "$(cat "$work/k.frames")" != "$want" ]; then
+	echo "bridge e2e: unexpected frames:"; cat "$work/k.frames"; status=1
+fi
+kill -0 "$dpid" 2>/dev/null || { echo "bridge e2e: nfbpfd died"; status=1; }
+[ $status = 0 ] && { echo "bridge e2e: identical"; cat "$work/k.frames" "$work/k.ruleset"; }
+exit $status
