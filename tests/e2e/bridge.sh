@@ -123,8 +123,25 @@ for side in k b; do
 		"$tag${side}b" >"$work/$side.frames" 2>&1 ||
 		{ echo "bridge e2e: traffic failed on side $side"; status=1; }
 	ip netns exec "$tag$side" "${pre[@]}" nft list ruleset >"$work/$side.ruleset" 2>&1
+	# ebtables-nft on the same bridge (its tables replace the nft one)
+	ip netns exec "$tag$side" "${pre[@]}" nft flush ruleset
+	e() { ip netns exec "$tag$side" "${pre[@]}" ebtables-nft "$@"; }
+	e -A INPUT -i pa -d $mac_br -j DROP &&
+	e -A INPUT -i pb -p IPv4 -j ACCEPT &&
+	e -A FORWARD -i pa -o pb -s $mac_a -j ACCEPT &&
+	e -A FORWARD -p IPv4 -d ff:ff:ff:ff:ff:ff -j ACCEPT &&
+	e -N USER && e -A USER -p ARP -j ACCEPT && e -A USER -p IPv4 -j DROP &&
+	e -A FORWARD -i pb -j USER && e -P FORWARD DROP &&
+	e -A OUTPUT -o pa -p IPv4 -j DROP &&
+	e -t nat -A PREROUTING -i pa -j ACCEPT &&
+	e -t nat -A POSTROUTING -o pb -p IPv4 -j ACCEPT ||
+		{ echo "bridge e2e: ebtables-nft failed on side $side"; status=1; }
+	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
+		"$tag${side}b" >"$work/$side.ebframes" 2>&1 ||
+		{ echo "bridge e2e: ebtables traffic failed on side $side"; status=1; }
+	{ e -L --Lc; e -t nat -L --Lc; } >"$work/$side.eblist" 2>&1
 done
-for f in frames ruleset; do
+for f in frames ruleset ebframes eblist; do
 	if ! diff -u "$work/k.$f" "$work/b.$f"; then
 		echo "bridge e2e: kernel and nfbpf differ ($f)"
 		status=1
@@ -149,6 +166,27 @@ fw got fw-bcast-7007'
 if [ "$(cat "$work/k.frames")" != "$want" ]; then
 	echo "bridge e2e: unexpected frames:"; cat "$work/k.frames"; status=1
 fi
+# ebtables: OUTPUT drops what FW sends to A, FORWARD only A -> B and
+# broadcasts, INPUT what A sends to the bridge's address
+want='a got a-bcast-7006
+a got b-bcast-7008
+b got a-b-7000
+b got a-b-7001
+b got a-b-7003
+b got a-b-7005
+b got a-bcast-7006
+b got b-bcast-7008
+b got fw-b-7004
+b got fw-b-7005
+b got fw-bcast-7007
+fw got a-bcast-7006
+fw got b-bcast-7008
+fw got b-fw-7002
+fw got fw-bcast-7007'
+if [ "$(grep -v '^missing' "$work/k.ebframes")" != "$want" ]; then
+	echo "bridge e2e: unexpected ebtables frames:"; cat "$work/k.ebframes"; status=1
+fi
 kill -0 "$dpid" 2>/dev/null || { echo "bridge e2e: nfbpfd died"; status=1; }
-[ $status = 0 ] && { echo "bridge e2e: identical"; cat "$work/k.frames" "$work/k.ruleset"; }
+[ $status = 0 ] && { echo "bridge e2e: identical"; cat "$work/k.frames" "$work/k.ruleset" \
+	"$work/k.ebframes" "$work/k.eblist"; }
 exit $status
