@@ -428,6 +428,10 @@ struct codegen_inflight {
 #define HEAD_PF_BR_FWD		(HEAD_PF_BR_BASE + BRC_FWD)
 #define HEAD_PF_BR_OUT		(HEAD_PF_BR_BASE + BRC_OUT)
 #define HEAD_PF_BR_POST		(HEAD_PF_BR_BASE + 6)
+/* a forward or postrouting chain at the ingress of every device: never
+ * runs there, but puts the walker there, whose emit_bridge() leaves the
+ * port of each frame the bridge takes for the output port's egress */
+#define HEAD_PF_BR_MARK		(HEAD_PF_BR_BASE + 7)
 
 /* tc program verdicts (uapi TCX_*) */
 #define TCX_NEXT_		(-1)

@@ -3018,7 +3018,7 @@ static int tc_group(uint8_t pf, bool egress)
 	switch (pf) {
 	case HEAD_PF_BR_IN_BR:
 		return 0;
-	case HEAD_PF_BR_PRE: case HEAD_PF_BR_IN_PORT:
+	case HEAD_PF_BR_PRE: case HEAD_PF_BR_IN_PORT: case HEAD_PF_BR_MARK:
 		return 2;
 	case HEAD_PF_BR_FWD: case HEAD_PF_BR_OUT:
 		return 0;
@@ -3145,8 +3145,21 @@ static void collect_tc(struct net *net, struct dataplane *dp,
 			break;
 		/* the bridge's input hook also runs at the bridge device
 		 * (br_pass_frame_up()), before its ingress chains */
-		if (pf == HEAD_PF_BR_IN_PORT)
-			want_add(dp, h, c, r, HEAD_PF_BR_IN_BR, err);
+		if (pf == HEAD_PF_BR_IN_PORT &&
+		    want_add(dp, h, c, r, HEAD_PF_BR_IN_BR, err))
+			break;
+		/* forward and postrouting (of forwarded frames) need the
+		 * walker at the ports' ingress too (codegen/walker.c
+		 * emit_bridge(): it tells the egress the input port) */
+		if (pf == HEAD_PF_BR_FWD || pf == HEAD_PF_BR_POST) {
+			h = hook_get(dp, NFPROTO_NETDEV, NF_NETDEV_INGRESS, 0, idx[i]);
+			if (!h) {
+				set_err(dp, err, -ENOMEM, NULL);
+				break;
+			}
+			if (want_add(dp, h, c, r, HEAD_PF_BR_MARK, err))
+				break;
+		}
 	}
 out_free:
 	free(idx);

@@ -123,6 +123,22 @@ for side in k b; do
 		"$tag${side}b" >"$work/$side.frames" 2>&1 ||
 		{ echo "bridge e2e: traffic failed on side $side"; status=1; }
 	ip netns exec "$tag$side" "${pre[@]}" nft list ruleset >"$work/$side.ruleset" 2>&1
+	# a forward chain alone (no chain at ingress: the ports' ingress
+	# programs must still run to tell forwarded frames apart)
+	ip netns exec "$tag$side" "${pre[@]}" nft flush ruleset
+	echo 'table bridge f {
+		chain c {
+			type filter hook forward priority 0;
+			ip saddr 10.11.0.1 udp dport 7003 counter drop
+			iifname "pb" counter
+			counter
+		}
+	}' | ip netns exec "$tag$side" "${pre[@]}" nft -f - ||
+		{ echo "bridge e2e: nft -f (forward) failed on side $side"; status=1; }
+	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
+		"$tag${side}b" >"$work/$side.fwframes" 2>&1 ||
+		{ echo "bridge e2e: forward traffic failed on side $side"; status=1; }
+	ip netns exec "$tag$side" "${pre[@]}" nft list ruleset >"$work/$side.fwruleset" 2>&1
 	# ebtables-nft on the same bridge (its tables replace the nft one)
 	ip netns exec "$tag$side" "${pre[@]}" nft flush ruleset
 	e() { ip netns exec "$tag$side" "${pre[@]}" ebtables-nft "$@"; }
@@ -141,7 +157,7 @@ for side in k b; do
 		{ echo "bridge e2e: ebtables traffic failed on side $side"; status=1; }
 	{ e -L --Lc; e -t nat -L --Lc; } >"$work/$side.eblist" 2>&1
 done
-for f in frames ruleset ebframes eblist; do
+for f in frames ruleset fwframes fwruleset ebframes eblist; do
 	if ! diff -u "$work/k.$f" "$work/b.$f"; then
 		echo "bridge e2e: kernel and nfbpf differ ($f)"
 		status=1
@@ -166,6 +182,11 @@ fw got fw-bcast-7007'
 if [ "$(cat "$work/k.frames")" != "$want" ]; then
 	echo "bridge e2e: unexpected frames:"; cat "$work/k.frames"; status=1
 fi
+# the forward chain alone drops A -> B 7003 only
+grep -q 'a-b-7003' "$work/k.fwframes" &&
+	{ echo "bridge e2e: forward chain did not drop:"; cat "$work/k.fwframes"; status=1; }
+grep -q 'b got a-b-7001' "$work/k.fwframes" ||
+	{ echo "bridge e2e: forward chain dropped too much:"; cat "$work/k.fwframes"; status=1; }
 # ebtables: OUTPUT drops what FW sends to A, FORWARD only A -> B and
 # broadcasts, INPUT what A sends to the bridge's address
 want='a got a-bcast-7006
@@ -188,5 +209,5 @@ if [ "$(grep -v '^missing' "$work/k.ebframes")" != "$want" ]; then
 fi
 kill -0 "$dpid" 2>/dev/null || { echo "bridge e2e: nfbpfd died"; status=1; }
 [ $status = 0 ] && { echo "bridge e2e: identical"; cat "$work/k.frames" "$work/k.ruleset" \
-	"$work/k.ebframes" "$work/k.eblist"; }
+	"$work/k.fwruleset" "$work/k.ebframes" "$work/k.eblist"; }
 exit $status
