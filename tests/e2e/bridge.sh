@@ -112,6 +112,45 @@ ruleset='table bridge t {
 	}
 }'
 
+# one counter per kind of frame bridge-send.py raw writes, on every hook
+kinds='		ether daddr 01:80:c2:00:00:00 counter
+		ether daddr 01:80:c2:00:00:01 counter
+		ether daddr 01:80:c2:00:00:02 counter
+		ether daddr 01:80:c2:00:00:03 counter
+		ether daddr 01:80:c2:00:00:0e counter
+		ether saddr 03:00:00:00:00:01 counter
+		ether saddr 00:00:00:00:00:00 counter
+		ether daddr 02:00:00:00:0b:fe meta pkttype host counter
+		vlan id 5 ip daddr 10.11.0.2 counter
+		ether type ip ip protocol udp udp dport 7000 counter
+		ether type arp arp operation request counter
+		ether type arp arp operation reply counter
+		ether type ip6 meta l4proto udp counter
+		meta protocol ip meta l4proto udp counter
+		counter'
+rawrules="table bridge r {
+	chain pre {
+		type filter hook prerouting priority -100;
+$kinds
+	}
+	chain in_c {
+		type filter hook input priority 0;
+$kinds
+	}
+	chain fw_c {
+		type filter hook forward priority 0;
+$kinds
+	}
+	chain out_c {
+		type filter hook output priority 0;
+$kinds
+	}
+	chain post {
+		type filter hook postrouting priority 0;
+$kinds
+	}
+}"
+
 status=0
 for side in k b; do
 	topology $side || { echo "bridge e2e: topology failed on side $side"; exit 1; }
@@ -139,6 +178,14 @@ for side in k b; do
 		"$tag${side}b" >"$work/$side.fwframes" 2>&1 ||
 		{ echo "bridge e2e: forward traffic failed on side $side"; status=1; }
 	ip netns exec "$tag$side" "${pre[@]}" nft list ruleset >"$work/$side.fwruleset" 2>&1
+	# frames written on A's port: which hook sees which
+	ip netns exec "$tag$side" "${pre[@]}" nft flush ruleset
+	echo "$rawrules" | ip netns exec "$tag$side" "${pre[@]}" nft -f - ||
+		{ echo "bridge e2e: nft -f (raw) failed on side $side"; status=1; }
+	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
+		"$tag${side}b" raw >"$work/$side.rawframes" 2>&1 ||
+		{ echo "bridge e2e: raw traffic failed on side $side"; status=1; }
+	ip netns exec "$tag$side" "${pre[@]}" nft list ruleset >"$work/$side.rawruleset" 2>&1
 	# ebtables-nft on the same bridge (its tables replace the nft one)
 	ip netns exec "$tag$side" "${pre[@]}" nft flush ruleset
 	e() { ip netns exec "$tag$side" "${pre[@]}" ebtables-nft "$@"; }
@@ -157,7 +204,7 @@ for side in k b; do
 		{ echo "bridge e2e: ebtables traffic failed on side $side"; status=1; }
 	{ e -L --Lc; e -t nat -L --Lc; } >"$work/$side.eblist" 2>&1
 done
-for f in frames ruleset fwframes fwruleset ebframes eblist; do
+for f in frames ruleset fwframes fwruleset rawframes rawruleset ebframes eblist; do
 	if ! diff -u "$work/k.$f" "$work/b.$f"; then
 		echo "bridge e2e: kernel and nfbpf differ ($f)"
 		status=1
@@ -209,5 +256,6 @@ if [ "$(grep -v '^missing' "$work/k.ebframes")" != "$want" ]; then
 fi
 kill -0 "$dpid" 2>/dev/null || { echo "bridge e2e: nfbpfd died"; status=1; }
 [ $status = 0 ] && { echo "bridge e2e: identical"; cat "$work/k.frames" "$work/k.ruleset" \
-	"$work/k.fwruleset" "$work/k.ebframes" "$work/k.eblist"; }
+	"$work/k.fwruleset" "$work/k.rawframes" "$work/k.rawruleset" \
+	"$work/k.ebframes" "$work/k.eblist"; }
 exit $status
