@@ -18,7 +18,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_hl, &codegen_xt_dscp, &codegen_xt_tos, &codegen_xt_state,
 	&codegen_xt_conntrack1, &codegen_xt_conntrack2, &codegen_xt_conntrack3,
 	&codegen_xt_mac, &codegen_xt_u32,
-	&codegen_xt_addrtype,
+	&codegen_xt_addrtype, &codegen_xt_ebt_ip, &codegen_xt_ebt_vlan,
 };
 
 /* xt_ops - the translation of @x, NULL if none */

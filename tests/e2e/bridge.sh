@@ -189,7 +189,14 @@ for side in k b; do
 	# ebtables-nft on the same bridge (its tables replace the nft one)
 	ip netns exec "$tag$side" "${pre[@]}" nft flush ruleset
 	e() { ip netns exec "$tag$side" "${pre[@]}" ebtables-nft "$@"; }
+	e -A INPUT -p IPv4 --ip-dst 10.11.0.254 --ip-proto udp --ip-dport 7000:7002 -j CONTINUE &&
+	e -A INPUT -p IPv4 --ip-src ! 10.11.0.1 --ip-proto udp --ip-sport 1024:65535 -j CONTINUE &&
+	e -A INPUT -p IPv4 --ip-tos 0x00 --ip-proto ! tcp -j CONTINUE &&
+	e -A INPUT -p IPv4 --ip-dst 10.11.0.0/24 --ip-proto udp --ip-dport ! 7002 -j CONTINUE &&
+	e -A INPUT -p 802_1Q --vlan-id 5 -j CONTINUE &&
 	e -A INPUT -i pa -d $mac_br -j DROP &&
+	e -A FORWARD -p IPv4 --ip-src 10.11.0.1 --ip-proto udp --ip-dport 7003 -j DROP &&
+	e -A FORWARD -p 802_1Q --vlan-id ! 6 --vlan-encap IPv4 -j CONTINUE &&
 	e -A INPUT -i pb -p IPv4 -j ACCEPT &&
 	e -A FORWARD -i pa -o pb -s $mac_a -j ACCEPT &&
 	e -A FORWARD -p IPv4 -d ff:ff:ff:ff:ff:ff -j ACCEPT &&
@@ -202,6 +209,9 @@ for side in k b; do
 	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
 		"$tag${side}b" >"$work/$side.ebframes" 2>&1 ||
 		{ echo "bridge e2e: ebtables traffic failed on side $side"; status=1; }
+	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
+		"$tag${side}b" raw >>"$work/$side.ebframes" 2>&1 ||
+		{ echo "bridge e2e: ebtables raw traffic failed on side $side"; status=1; }
 	{ e -L --Lc; e -t nat -L --Lc; } >"$work/$side.eblist" 2>&1
 done
 for f in frames ruleset fwframes fwruleset rawframes rawruleset ebframes eblist; do
@@ -234,13 +244,13 @@ grep -q 'a-b-7003' "$work/k.fwframes" &&
 	{ echo "bridge e2e: forward chain did not drop:"; cat "$work/k.fwframes"; status=1; }
 grep -q 'b got a-b-7001' "$work/k.fwframes" ||
 	{ echo "bridge e2e: forward chain dropped too much:"; cat "$work/k.fwframes"; status=1; }
-# ebtables: OUTPUT drops what FW sends to A, FORWARD only A -> B and
-# broadcasts, INPUT what A sends to the bridge's address
+# ebtables: OUTPUT drops what FW sends to A, FORWARD only A -> B (but
+# UDP 7003: the ip match) and broadcasts, INPUT what A sends to the
+# bridge's address
 want='a got a-bcast-7006
 a got b-bcast-7008
 b got a-b-7000
 b got a-b-7001
-b got a-b-7003
 b got a-b-7005
 b got a-bcast-7006
 b got b-bcast-7008
