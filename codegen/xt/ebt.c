@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ebt.c - ebtables matches of the bridge family, as ebtables-nft sends
- * them through nft_compat: ip (net/bridge/netfilter/ebt_ip.c ebt_ip_mt)
- * and vlan (ebt_vlan.c ebt_vlan_mt). Both read the packet from skb->data,
- * the network header at the bridge's hooks (the view's start here).
+ * them through nft_compat: ip (net/bridge/netfilter/ebt_ip.c ebt_ip_mt),
+ * vlan (ebt_vlan.c ebt_vlan_mt) and arp (ebt_arp.c ebt_arp_mt). They
+ * read the packet from skb->data, the network header at the bridge's
+ * hooks (the view's start here).
  */
 #include <errno.h>
 #include "codegen/xt/xt.h"
@@ -221,4 +222,140 @@ static void ebt_vlan_emit(struct codegen_prog *p, const struct expr_xt *x,
 const struct codegen_xt_ops codegen_xt_ebt_vlan = {
 	.name = "vlan", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 8,
 	.const_off = 0, .const_size = 8, .shape = ebt_vlan_shape, .emit = ebt_vlan_emit,
+};
+
+/*
+ * arp: struct ebt_arp_info { be16 htype @0, ptype @2, opcode @4; be32
+ * saddr @8, smsk @12, daddr @16, dmsk @20; u8 smaddr[6] @24, smmsk[6] @30,
+ * dmaddr[6] @36, dmmsk[6] @42; u8 bitmask @48, invflags @49 }
+ * (ebt_arp_mt): the ARP header at skb->data; addresses only for IPv4
+ * (ar_pln 4) and Ethernet (ar_hln 6, ar_hrd 1) where asked for
+ */
+#define EBT_ARP_OPCODE	0x01
+#define EBT_ARP_HTYPE	0x02
+#define EBT_ARP_PTYPE	0x04
+#define EBT_ARP_SRC_IP	0x08
+#define EBT_ARP_DST_IP	0x10
+#define EBT_ARP_SRC_MAC	0x20
+#define EBT_ARP_DST_MAC	0x40
+#define EBT_ARP_GRAT	0x80
+
+static void ebt_arp_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	codegen_key_put(k, &x->info[48], 2);
+}
+
+/* u16 at scratch + @soff vs the consts' u16 at @coff: NF_INVF */
+static void arp_u16(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		    int16_t soff, int16_t coff, bool inv)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, ST_OFF(scratch) + soff));
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R7, ec->cbase + coff));
+	invf(p, ec, BPF_JNE, inv);
+}
+
+/* ((addr at scratch + @soff) & mask @mcoff) != addr @acoff: NF_INVF */
+static void arp_ip(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		   int16_t soff, int16_t acoff, int16_t mcoff, bool inv)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch) + soff));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + mcoff));
+	codegen_emit(p, INSN_ALU32_REG(BPF_AND, R1, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + acoff));
+	invf(p, ec, BPF_JNE, inv);
+}
+
+/* the 6 bytes at @r2 (offset) against addr @acoff under mask @mcoff:
+ * ether_addr_equal_masked(), NF_INVF; none: false */
+static void arp_mac(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		    int16_t acoff, int16_t mcoff, bool inv)
+{
+	int i;
+
+	codegen_emit_slice(p, ec->env, 6, ec->l_break);
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	for (i = 0; i < 6; i++) {
+		/* r3 |= (mp[i] ^ addr[i]) & mask[i] */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, i));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + acoff + i));
+		codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R1, R2));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + mcoff + i));
+		codegen_emit(p, INSN_ALU64_REG(BPF_AND, R1, R2));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R3, R1));
+	}
+	codegen_emit(p, INSN_MOV64_REG(R1, R3));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	invf(p, ec, BPF_JNE, inv);
+}
+
+static void ebt_arp_emit(struct codegen_prog *p, const struct expr_xt *x,
+			 const struct codegen_expr_ctx *ec)
+{
+	uint8_t bits = x->info[48], inv = x->info[49];
+	int16_t scr = ST_OFF(scratch);
+
+	/* scratch[0..8) = struct arphdr at skb->data (none: false) */
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit_slice(p, ec->env, 8, ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0, 0));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, scr));
+	if (bits & EBT_ARP_OPCODE)
+		arp_u16(p, ec, 6, 4, inv & EBT_ARP_OPCODE);
+	if (bits & EBT_ARP_HTYPE)
+		arp_u16(p, ec, 0, 0, inv & EBT_ARP_HTYPE);
+	if (bits & EBT_ARP_PTYPE)
+		arp_u16(p, ec, 2, 2, inv & EBT_ARP_PTYPE);
+	if (bits & (EBT_ARP_SRC_IP | EBT_ARP_DST_IP | EBT_ARP_GRAT)) {
+		/* ar_pln != 4 || ar_pro != ETH_P_IP: false */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr + 5));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 4, 0), ec->l_break);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr + 2));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0x0008, 0), ec->l_break);
+		/* scratch[8] = saddr at 8 + hln, scratch[12] = daddr at
+		 * 8 + 2 * hln + 4 */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, scr + 4));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 8));
+		codegen_emit_slice(p, ec->env, 4, ec->l_break);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, 0));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, scr + 8));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, scr + 4));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R2, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 12));
+		codegen_emit_slice(p, ec->env, 4, ec->l_break);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, 0));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, scr + 12));
+		if (bits & EBT_ARP_SRC_IP)
+			arp_ip(p, ec, 8, 8, 12, inv & EBT_ARP_SRC_IP);
+		if (bits & EBT_ARP_DST_IP)
+			arp_ip(p, ec, 12, 16, 20, inv & EBT_ARP_DST_IP);
+		if (bits & EBT_ARP_GRAT) {
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, scr + 12));
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, scr + 8));
+			invf(p, ec, BPF_JNE, inv & EBT_ARP_GRAT);
+		}
+	}
+	if (bits & (EBT_ARP_SRC_MAC | EBT_ARP_DST_MAC)) {
+		/* ar_hln != 6 || ar_hrd != ARPHRD_ETHER: false */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr + 4));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 6, 0), ec->l_break);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0x0100, 0), ec->l_break);
+		if (bits & EBT_ARP_SRC_MAC) {
+			codegen_emit(p, INSN_MOV64_IMM(R2, 8));
+			arp_mac(p, ec, 24, 30, inv & EBT_ARP_SRC_MAC);
+		}
+		if (bits & EBT_ARP_DST_MAC) {
+			/* at 8 + hln + pln */
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, scr + 4));
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr + 5));
+			codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R2, R1));
+			codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 8));
+			arp_mac(p, ec, 36, 42, inv & EBT_ARP_DST_MAC);
+		}
+	}
+}
+
+const struct codegen_xt_ops codegen_xt_ebt_arp = {
+	.name = "arp", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 52,
+	.const_off = 0, .const_size = 52, .shape = ebt_arp_shape, .emit = ebt_arp_emit,
 };

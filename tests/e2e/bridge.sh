@@ -194,9 +194,15 @@ for side in k b; do
 	e -A INPUT -p IPv4 --ip-tos 0x00 --ip-proto ! tcp -j CONTINUE &&
 	e -A INPUT -p IPv4 --ip-dst 10.11.0.0/24 --ip-proto udp --ip-dport ! 7002 -j CONTINUE &&
 	e -A INPUT -p 802_1Q --vlan-id 5 -j CONTINUE &&
+	e -A INPUT -p ARP --arp-op Request --arp-ip-dst 10.11.0.254 -j CONTINUE &&
+	e -A INPUT -p ARP --arp-mac-src 02:00:00:00:0b:01 --arp-ip-src ! 10.11.0.9 -j CONTINUE &&
+	e -A INPUT -p ARP --arp-htype 1 --arp-ptype IPv4 --arp-mac-dst ! 00:00:00:00:00:00 -j CONTINUE &&
+	e -A INPUT -p ARP --arp-gratuitous -j CONTINUE &&
+	e -A OUTPUT -p ARP --arp-op Reply --arp-mac-dst 02:00:00:00:0b:01 --arp-ip-dst 10.11.0.0/24 -j CONTINUE &&
 	e -A INPUT -i pa -d $mac_br -j DROP &&
 	e -A FORWARD -p IPv4 --ip-src 10.11.0.1 --ip-proto udp --ip-dport 7003 -j DROP &&
 	e -A FORWARD -p 802_1Q --vlan-id ! 6 --vlan-encap IPv4 -j CONTINUE &&
+	e -A FORWARD -p ARP --arp-op ! Reply --arp-mac-src 02:00:00:00:0b:00/ff:ff:ff:ff:ff:00 -j CONTINUE &&
 	e -A INPUT -i pb -p IPv4 -j ACCEPT &&
 	e -A FORWARD -i pa -o pb -s $mac_a -j ACCEPT &&
 	e -A FORWARD -p IPv4 -d ff:ff:ff:ff:ff:ff -j ACCEPT &&
