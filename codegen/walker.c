@@ -716,8 +716,8 @@ static void emit_bridge(struct codegen_prog *p, const struct codegen_env *env)
 	bool egress = env->ctx == CODEGEN_CTX_TC_EGRESS;
 	uint32_t l_done = codegen_label_new(p), l_master = codegen_label_new(p);
 	uint32_t l_set = codegen_label_new(p), l_fwd = codegen_label_new(p);
-	uint32_t l_pre = codegen_label_new(p), l_out = codegen_label_new(p);
-	uint32_t l_host = codegen_label_new(p), l_none = codegen_label_new(p);
+	uint32_t l_pre = codegen_label_new(p), l_host = codegen_label_new(p);
+	uint32_t l_none = codegen_label_new(p);
 	uint32_t l_ll = codegen_label_new(p);
 
 	if (env->off.br_dev < 0)
@@ -907,7 +907,6 @@ static void emit_bridge(struct codegen_prog *p, const struct codegen_env *env)
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~PKT_ARP));
 		codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
 	}
-	codegen_label_bind(p, l_out);
 	codegen_label_bind(p, l_done);
 }
 
