@@ -82,8 +82,13 @@ struct codegen_entry {
 				 * arp_rcv()) or NF_ARP_OUT (egress: arp_xmit())
 				 * would run its hook for (codegen/walker.c
 				 * emit_arp()) */
-#define PKT_HAS_DEV	0x80	/* skb->dev set: iiftype is its type (meta
-				 * iiftype is NFT_META_IFTYPE since 5.16) */
+#define PKT_BRVIEW	0x80	/* tc: the input device (and at egress @len)
+				 * are those of a bridge hook, not of the tc
+				 * hook (codegen/walker.c emit_head_br()) */
+#define PKT_HAS_DEV	PKT_L3BAD	/* netfilter programs only: skb->dev
+				 * set, iiftype is its type (meta iiftype is
+				 * NFT_META_IFTYPE since 5.16); tc programs
+				 * always have skb->dev */
 
 /**
  * struct codegen_pkt - packet info, computed once per packet
@@ -318,13 +323,49 @@ struct codegen_heads {
 	struct codegen_heads_gen gen[2];
 };
 
+/*
+ * The bridge family's state per CPU (codegen/walker.c emit_bridge()): the
+ * bridge's hooks run inside the port's receive path (br_handle_frame()
+ * -> prerouting -> forward/postrouting -> dev_queue_xmit() of the output
+ * port, or -> input -> netif_receive_skb() of the bridge device) and
+ * inside the bridge device's transmit (br_dev_xmit() -> output ->
+ * postrouting -> dev_queue_xmit() of the port), synchronously on one CPU.
+ * The tc programs on the way leave here what the later ones need:
+ * @br_rx_dev, @br_rx_br, @br_rx_ifindex: the port (and its bridge device)
+ *	of the last frame that went to the bridge's prerouting hook here;
+ * @br_tx_br, @br_tx_head: the bridge device and skb->head (shared with
+ *	the clones a flood sends) of the last frame the bridge device sent;
+ * @br_class: BRC_* of the packet of the walker running now, @br_in_dev
+ *	its bridge hook's input device (BRC_IN_BR, BRC_FWD), @br_dev: its
+ *	skb->dev.
+ */
 struct codegen_ring {
 	uint64_t next;		/* entries written (atomic) */
 	struct {
 		uint64_t ctx;	/* the program's ctx address */
 		uint64_t slot;	/* its heads map slot */
 	} ent[RING_N];
+	uint64_t br_rx_dev;
+	uint64_t br_rx_br;
+	uint64_t br_tx_br;
+	uint64_t br_tx_head;
+	uint64_t br_in_dev;
+	uint64_t br_dev;
+	uint32_t br_rx_ifindex;
+	uint8_t br_class;
+	uint8_t br_pad[3];
 };
+
+/* codegen_ring.br_class: which bridge hook the packet is at */
+#define BRC_NONE	0
+#define BRC_PRE		1	/* port ingress: br_handle_frame() prerouting */
+#define BRC_IN_PORT	2	/* port ingress: a link-local frame's input
+				 * hook (br_handle_frame(), in = the port) */
+#define BRC_IN_BR	3	/* bridge device ingress: br_pass_frame_up() */
+#define BRC_FWD		4	/* port egress: forwarded (then postrouting) */
+#define BRC_OUT		5	/* port egress: sent by the bridge device */
+#define BRC_HOST	0x80	/* BRC_PRE: destination is the bridge's address
+				 * (skb->pkt_type = PACKET_HOST) */
 
 /*
  * Packets in flight per generation parity (per CPU): a walker counts
@@ -382,6 +423,19 @@ struct codegen_inflight {
  * the nat core's hook for a connection's first packet only */
 #define HEAD_NF_NAT		2
 #define HEAD_PF_ARP		3	/* NFPROTO_ARP: ARP frames only (PKT_ARP) */
+/* NFPROTO_BRIDGE chains, by the bridge hook whose frames they see (head pf
+ * - HEAD_PF_BR_BASE = BRC_*; postrouting sees BRC_FWD and BRC_OUT) */
+#define HEAD_PF_BR_BASE		7
+#define HEAD_PF_BR_PRE		(HEAD_PF_BR_BASE + BRC_PRE)
+#define HEAD_PF_BR_IN_PORT	(HEAD_PF_BR_BASE + BRC_IN_PORT)
+#define HEAD_PF_BR_IN_BR	(HEAD_PF_BR_BASE + BRC_IN_BR)
+#define HEAD_PF_BR_FWD		(HEAD_PF_BR_BASE + BRC_FWD)
+#define HEAD_PF_BR_OUT		(HEAD_PF_BR_BASE + BRC_OUT)
+#define HEAD_PF_BR_POST		(HEAD_PF_BR_BASE + 6)
+/* a forward or postrouting chain at the ingress of every device: never
+ * runs there, but puts the walker there, whose emit_bridge() leaves the
+ * port of each frame the bridge takes for the output port's egress */
+#define HEAD_PF_BR_MARK		(HEAD_PF_BR_BASE + 7)
 
 /* tc program verdicts (uapi TCX_*) */
 #define TCX_NEXT_		(-1)
@@ -441,6 +495,14 @@ struct codegen_env {
 		int16_t skb_dev, dev_net;	/* sk_buff.dev, net_device.nd_net.net */
 		/* net_device members the arp family's frame filter reads */
 		int16_t dev_flags, dev_addr_len, dev_rx_handler;
+		/* what the bridge family's frame filter reads (-1: not in
+		 * this kernel; bridge chains are refused then): net_device
+		 * priv_flags (32-bit field), rx_handler_data, dev_addr;
+		 * net_bridge_port br, state, group_fwd_mask; net_bridge dev,
+		 * options, stp_enabled, group_fwd_mask(_required) */
+		int16_t dev_priv_flags, dev_rx_handler_data, dev_dev_addr;
+		int16_t nbp_br, nbp_state, nbp_gfm;
+		int16_t br_dev, br_options, br_stp_enabled, br_gfm, br_gfm_req;
 		/* more nf_conn members (ct zone/expiration/secmark/helper,
 		 * extensions); -1 = not in this kernel (keys refused at load) */
 		int16_t ct_zone_id, ct_zone_dir, ct_timeout, ct_secmark;

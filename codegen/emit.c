@@ -344,13 +344,21 @@ void codegen_emit_becmp(struct codegen_prog *p, int16_t regoff, int16_t coff,
 void codegen_emit_view_len(struct codegen_prog *p, const struct codegen_env *env,
 			   int dst, int tmp)
 {
+	uint32_t l_done;
+
 	/* dst = pkt.len */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, dst, R6, PKT_OFF(len)));
 	if (env->ctx != CODEGEN_CTX_TC_EGRESS)
 		return;
-	/* egress: skb->len counts the link layer header: dst -= view_off */
+	/* egress: skb->len counts the link layer header: dst -= view_off,
+	 * unless a bridge chain's view already counts from the network
+	 * header (PKT_BRVIEW, codegen/walker.c emit_head_br()) */
+	l_done = codegen_label_new(p);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, tmp, R6, PKT_OFF(flags)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, tmp, PKT_BRVIEW, 0), l_done);
 	codegen_emit(p, INSN_LDX_MEM(BPF_H, tmp, R6, PKT_OFF(view_off)));
 	codegen_emit(p, INSN_ALU64_REG(BPF_SUB, dst, tmp));
+	codegen_label_bind(p, l_done);
 }
 
 void codegen_emit_dynptr(struct codegen_prog *p, const struct codegen_env *env,

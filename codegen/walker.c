@@ -317,6 +317,9 @@ static void emit_sub_view(struct codegen_prog *p, int dst, int tmp)
 #define ETH_P_IPV6_BE	0xdd86	/* htons(ETH_P_IPV6) */
 #define NF_NETDEV_PF	5	/* NFPROTO_NETDEV */
 #define NF_ARP_PF	3	/* NFPROTO_ARP */
+#define NF_BRIDGE_PF	7	/* NFPROTO_BRIDGE */
+#define BR_SCR(off)	((int16_t)(ST_OFF(pktc) + (off)))
+#define RING_OFF(f)	((int16_t)offsetof(struct codegen_ring, f))
 
 /*
  * tc: pkttype of a PACKET_LOOPBACK packet as nft_meta_get_eval() with
@@ -361,13 +364,152 @@ static void emit_pkttype_tc(struct codegen_prog *p)
  * the mac header (nft_payload's @ll loads break there): no PKT_LL for it,
  * which the netdev chains after it have again.
  */
+/*
+ * (loop callback) pkt's input device = r9, a kernel address read by probe
+ * reads (0: none: iif 0, name ""); r1-r5 clobbered. meta iiftype stays
+ * skb->dev's type (nft_meta reads skb->dev for it: measured, a bridge
+ * output chain has no input device and matches iiftype ether).
+ */
+static void emit_in_dev(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_none = codegen_label_new(p);
+
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R9, PKT_OFF(in_dev)));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, PKT_OFF(iif), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, PKT_OFF(iifname), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, PKT_OFF(iifname) + 8, 0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_none);
+	codegen_emit_probe_read(p, PKT_OFF(iif), 4, R9, env->off.dev_ifindex);
+	codegen_emit_probe_read(p, PKT_OFF(iifname), 16, R9, env->off.dev_name);
+	codegen_label_bind(p, l_none);
+}
+
+/*
+ * (loop callback) a bridge chain's head (HEAD_PF_BR_*, r1; st->target
+ * holds it too): the chain sees the packet only at its hook (the class
+ * emit_bridge() left in the ring), else @l_next; as NFPROTO_BRIDGE, with
+ * the hook's devices: prerouting and the link-local input hook at the
+ * port's ingress: the port (tc's); input at the bridge device's ingress:
+ * the port; forward at the output port's egress: the input port;
+ * output, postrouting: none. At egress @len counts from the network
+ * header as at the bridge's hooks (skb->data there), not from the mac
+ * header as at tc egress. The tc view comes back for the chains after
+ * (emit_head_tc_view()).
+ */
+static void emit_head_br(struct codegen_prog *p, const struct codegen_env *env,
+			 uint32_t l_next)
+{
+	bool egress = env->ctx == CODEGEN_CTX_TC_EGRESS;
+	uint32_t l_match = codegen_label_new(p), l_dev = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p), l_view = codegen_label_new(p);
+
+	/* r0 = ring; r2 = class; r3 = r2 & ~HOST */
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	emit_lookup(p, env->ring_fd, R1);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_next);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R0, RING_OFF(br_class)));
+	codegen_emit(p, INSN_MOV64_REG(R3, R2));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, (uint8_t)~BRC_HOST));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(target)));
+	/* postrouting: FWD or OUT; the others: class == pf - BASE */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, HEAD_PF_BR_POST, 0), l_match);
+	codegen_emit(p, INSN_MOV64_IMM(R1, HEAD_PF_BR_OUT));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, BRC_OUT, 0), l_match);
+	codegen_emit(p, INSN_MOV64_IMM(R1, HEAD_PF_BR_FWD));
+	codegen_label_bind(p, l_match);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R1, HEAD_PF_BR_BASE));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_next);
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R6, PKT_OFF(nfproto), NF_BRIDGE_PF));
+	/* r9 = the hook's input device */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R0, RING_OFF(br_in_dev)));
+	if (!egress) {
+		/* PACKET_HOST for the bridge's address (br_handle_frame()) */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R3, BRC_IN_BR, 0), l_dev);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, PKT_BRVIEW));
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+		emit_in_dev(p, env);
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+		codegen_label_bind(p, l_dev);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R2, BRC_HOST, 0), l_view);
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+		codegen_label_bind(p, l_view);
+		codegen_emit(p, INSN_ST_MEM(BPF_B, R6, PKT_OFF(pkttype), 0 /* PACKET_HOST */));
+		emit_set_flag(p, PKT_PKTTYPE);
+		codegen_emit_jmp(p, INSN_JA(0), l_end);
+	} else {
+		/* FWD: the input port; OUT, POST: none */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(target)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, HEAD_PF_BR_FWD, 0), l_dev);
+		codegen_emit(p, INSN_MOV64_IMM(R9, 0));
+		codegen_label_bind(p, l_dev);
+		/* first bridge chain here: len -= view_off; PKT_BRVIEW */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, PKT_BRVIEW, 0), l_view);
+		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, PKT_BRVIEW));
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(len)));
+		emit_sub_view(p, R1, R2);
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(len)));
+		codegen_label_bind(p, l_view);
+		emit_in_dev(p, env);
+	}
+	codegen_label_bind(p, l_end);
+}
+
+/*
+ * (loop callback) a chain of the tc hook itself after bridge chains that
+ * changed the view (PKT_BRVIEW): ingress: the input device is skb->dev
+ * again (ring->br_dev); egress: none, @len from the mac header. r1-r5, r9
+ * clobbered.
+ */
+static void emit_head_tc_view(struct codegen_prog *p,
+			      const struct codegen_env *env)
+{
+	bool egress = env->ctx == CODEGEN_CTX_TC_EGRESS;
+	uint32_t l_end = codegen_label_new(p), l_nodev = codegen_label_new(p);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_end);
+	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, PKT_BRVIEW));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_end);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~PKT_BRVIEW));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+	if (!egress) {
+		codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+		emit_lookup(p, env->ring_fd, R1);
+		codegen_emit(p, INSN_MOV64_IMM(R9, 0));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_nodev);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R0, RING_OFF(br_dev)));
+		codegen_label_bind(p, l_nodev);
+		emit_in_dev(p, env);
+	} else {
+		codegen_emit(p, INSN_MOV64_IMM(R9, 0));
+		emit_in_dev(p, env);
+		/* len += view_off */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(len)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R6, PKT_OFF(view_off)));
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R2));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(len)));
+	}
+	codegen_label_bind(p, l_end);
+}
+
 static void emit_head_pf(struct codegen_prog *p, const struct codegen_env *env,
 			 uint32_t l_next)
 {
 	uint32_t l_inet = codegen_label_new(p), l_pf = codegen_label_new(p);
 	uint32_t l_ok = codegen_label_new(p), l_done = codegen_label_new(p);
-	uint32_t l_arp = codegen_label_new(p);
+	uint32_t l_arp = codegen_label_new(p), l_br = codegen_label_new(p);
 	bool egress = env->ctx == CODEGEN_CTX_TC_EGRESS;
+
+	/* st->target = pf (free between chains); a bridge chain: br; else
+	 * the tc hook's own view back */
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, ST_OFF(target)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGT, R1, HEAD_PF_BR_BASE, 0), l_br);
+	emit_head_tc_view(p, env);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(target)));
 
 	/* if pf == HEAD_PF_ARP goto arp; if pf != HEAD_PF_INET: pkt.nfproto
 	 * = NETDEV (egress: PKT_LL again if the mac header is set); done */
@@ -409,6 +551,8 @@ static void emit_head_pf(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(final), VERDICT_DROP));
 	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
 	codegen_emit(p, INSN_EXIT());
+	codegen_label_bind(p, l_br);
+	emit_head_br(p, env, l_next);
 	codegen_label_bind(p, l_ok);
 	codegen_label_bind(p, l_done);
 }
@@ -522,6 +666,248 @@ static void emit_arp_hdr(struct codegen_prog *p, const struct codegen_env *env)
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~PKT_ARP));
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
 	codegen_label_bind(p, l_end);
+}
+
+/*
+ * tc: the bridge family. Which bridge hook is this packet at, if any
+ * (codegen_ring.br_class, BRC_*), with what the later programs on its way
+ * need in the per-CPU ring (see struct codegen_ring). Before the dynptr:
+ * st->pktc is scratch here; r7 = the kernel sk_buff; r1-r5, r8, r9
+ * clobbered.
+ * - ingress of a bridge port (IFF_BRIDGE_PORT), as br_handle_frame():
+ *   not PACKET_LOOPBACK, a valid source address; a link-local destination
+ *   01:80:c2:00:00:0X goes on to prerouting only if forwarded (00: STP
+ *   off or in the port's group_fwd_mask | the bridge's _required; 01:
+ *   never; 0E and the rest: also the bridge's group_fwd_mask), else 00,
+ *   01, 0E see no hook, the rest the input hook with the port as input
+ *   (BRC_IN_PORT); prerouting (BRC_PRE) if MST is on or the port is
+ *   learning or forwarding, PACKET_HOST if the destination is the
+ *   bridge's address (BRC_HOST). The port, its bridge device and ifindex
+ *   go to the ring.
+ * - ingress of a bridge device (IFF_EBRIDGE): br_pass_frame_up() ran the
+ *   input hook (BRC_IN_BR) with the port the ring holds for this bridge
+ *   (0 if it holds another bridge's), unless PACKET_LOOPBACK (a copy of
+ *   the host's own broadcast or multicast, dev_loopback_xmit()).
+ * - egress of a bridge port: forwarded (BRC_FWD) if received on the port
+ *   the ring holds (skb_iif) of this port's bridge; sent by the bridge
+ *   device (BRC_OUT) if skb->head is that of the bridge device's last
+ *   frame; else a frame sent on the port itself (packet socket, the
+ *   port's own stack), which no bridge hook sees. Neither is arp_xmit()'s.
+ * - egress of a bridge device: its skb->head goes to the ring.
+ */
+#define IFF_EBRIDGE_		0x2
+#define IFF_BRIDGE_PORT_	0x200
+#define BR_STATE_LEARNING_	2
+#define BR_STATE_FORWARDING_	3
+#define BROPT_MST_ENABLED_	16
+/* @reg = *(u64 *)(@reg + @off) by a probe read (through scr[24], not
+ * st->scratch, which holds emit_arp()'s lengths); 0 goes to @l_null */
+static void emit_br_deref(struct codegen_prog *p, int reg, int16_t off,
+			  uint32_t l_null)
+{
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(24), 0));
+	codegen_emit_probe_read(p, BR_SCR(24), 8, reg, off);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, reg, R6, BR_SCR(24)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, reg, 0, 0), l_null);
+}
+
+static void emit_bridge(struct codegen_prog *p, const struct codegen_env *env)
+{
+	bool egress = env->ctx == CODEGEN_CTX_TC_EGRESS;
+	uint32_t l_done = codegen_label_new(p), l_master = codegen_label_new(p);
+	uint32_t l_set = codegen_label_new(p), l_fwd = codegen_label_new(p);
+	uint32_t l_pre = codegen_label_new(p), l_host = codegen_label_new(p);
+	uint32_t l_none = codegen_label_new(p);
+	uint32_t l_ll = codegen_label_new(p);
+
+	if (env->off.br_dev < 0)
+		return;
+	/* r8 = ring; ring->br_class = NONE; ring->br_dev = r9 = skb->dev */
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	emit_lookup(p, env->ring_fd, R1);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_done);
+	codegen_emit(p, INSN_MOV64_REG(R8, R0));
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R8, RING_OFF(br_class), BRC_NONE));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R7, env->off.skb_dev));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R8, R9, RING_OFF(br_dev)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_done);
+	/* scr[0] = dev->priv_flags */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(0), 0));
+	codegen_emit_probe_read(p, BR_SCR(0), 4, R9, env->off.dev_priv_flags);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, BR_SCR(0)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, IFF_EBRIDGE_, 0), l_master);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, IFF_BRIDGE_PORT_));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_done);
+	/* a port: r9 = dev->rx_handler_data (struct net_bridge_port) */
+	emit_br_deref(p, R9, env->off.dev_rx_handler_data, l_done);
+	/* scr[32] = port->state, scr[34] = port->group_fwd_mask */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(32), 0));
+	codegen_emit_probe_read(p, BR_SCR(32), 1, R9, env->off.nbp_state);
+	codegen_emit_probe_read(p, BR_SCR(34), 2, R9, env->off.nbp_gfm);
+	/* r9 = port->br; scr[40] = br->dev, scr[48] = br->options, scr[36]
+	 * = group_fwd_mask, scr[38] = group_fwd_mask_required, scr[56] =
+	 * stp_enabled */
+	emit_br_deref(p, R9, env->off.nbp_br, l_done);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(40), 0));
+	codegen_emit_probe_read(p, BR_SCR(40), 8, R9, env->off.br_dev);
+	if (egress) {
+		uint32_t l_notfwd = codegen_label_new(p);
+
+		/* r1 = br->dev; r2 = ctx->ingress_ifindex */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, BR_SCR(40)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, ST_FP(CTX_FROM_ST)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R2,
+					     offsetof(struct __sk_buff, ingress_ifindex)));
+		/* forwarded: skb_iif is the ring's port, of this bridge */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_notfwd);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R8, RING_OFF(br_rx_ifindex)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R2, R3, 0), l_notfwd);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, RING_OFF(br_rx_br)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_notfwd);
+		/* ring->br_in_dev = ring->br_rx_dev; class FWD */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, RING_OFF(br_rx_dev)));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R8, R3, RING_OFF(br_in_dev)));
+		codegen_emit(p, INSN_MOV64_IMM(R4, BRC_FWD));
+		codegen_emit_jmp(p, INSN_JA(0), l_set);
+		/* sent by the bridge device: its last frame's head */
+		codegen_label_bind(p, l_notfwd);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, RING_OFF(br_tx_br)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_done);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, env->off.skb_head));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, RING_OFF(br_tx_head)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R2, R3, 0), l_done);
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R8, RING_OFF(br_in_dev), 0));
+		codegen_emit(p, INSN_MOV64_IMM(R4, BRC_OUT));
+		codegen_emit_jmp(p, INSN_JA(0), l_set);
+	} else {
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(48), 0));
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(56), 0));
+		codegen_emit_probe_read(p, BR_SCR(48), 8, R9, env->off.br_options);
+		codegen_emit_probe_read(p, BR_SCR(56), 4, R9, env->off.br_stp_enabled);
+		codegen_emit_probe_read(p, BR_SCR(36), 2, R9, env->off.br_gfm);
+		codegen_emit_probe_read(p, BR_SCR(38), 2, R9, env->off.br_gfm_req);
+		/* scr[16..22) = br->dev->dev_addr[0..6) (zero if none) */
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(16), 0));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, BR_SCR(40)));
+		emit_br_deref(p, R9, env->off.dev_dev_addr, l_ll);
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(16), 0));
+		codegen_emit_probe_read(p, BR_SCR(16), 6, R9, 0);
+		codegen_label_bind(p, l_ll);
+		/* PACKET_LOOPBACK: RX_HANDLER_PASS, no hook */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(pkttype)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, PACKET_LOOPBACK, 0), l_done);
+		/* scr[0..12) = ethernet destination, source (no mac header:
+		 * no hook) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(ll_addr)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_done);
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(0), 0));
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, BR_SCR(8), 0));
+		codegen_emit_probe_read(p, BR_SCR(0), 12, R9, 0);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_done);
+		/* source multicast or zero: dropped before any hook */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, BR_SCR(6)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1, 0), l_done);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, BR_SCR(6)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R6, BR_SCR(8)));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R1, R2));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R6, BR_SCR(10)));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R1, R2));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_done);
+		/* link-local 01:80:c2:00:00:0X? r3 = X */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, BR_SCR(0)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0x00c28001, 0), l_fwd);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, BR_SCR(4)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_fwd);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R6, BR_SCR(5)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGT, R3, 0xf, 0), l_fwd);
+		/* r4 = br group_fwd_mask_required | port group_fwd_mask */
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R4, R6, BR_SCR(38)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, BR_SCR(34)));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R4, R1));
+		{
+			uint32_t l_not0 = codegen_label_new(p);
+
+			/* 00: forwarded if STP is off or the mask says so */
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R3, 0, 0), l_not0);
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, BR_SCR(56)));
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_fwd);
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R4, 1, 0), l_fwd);
+			codegen_emit_jmp(p, INSN_JA(0), l_done);
+			codegen_label_bind(p, l_not0);
+		}
+		/* 01: dropped; the others: | br group_fwd_mask */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 1, 0), l_done);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, BR_SCR(36)));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R4, R1));
+		/* if r4 & (1 << X) goto fwd */
+		codegen_emit(p, INSN_ALU64_REG(BPF_RSH, R4, R3));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R4, 1, 0), l_fwd);
+		/* 0E: the stack's (no hook); else the input hook */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0xe, 0), l_done);
+		codegen_emit(p, INSN_MOV64_IMM(R4, BRC_IN_PORT));
+		codegen_emit_jmp(p, INSN_JA(0), l_set);
+		/* forward: MST on, or learning/forwarding: prerouting */
+		codegen_label_bind(p, l_fwd);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, BR_SCR(48)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, BROPT_MST_ENABLED_));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1, 0), l_pre);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, BR_SCR(32)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, BR_STATE_FORWARDING_, 0), l_pre);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, BR_STATE_LEARNING_, 0), l_pre);
+		codegen_emit_jmp(p, INSN_JA(0), l_done);
+		codegen_label_bind(p, l_pre);
+		/* r4 = PRE (| HOST if destination == the bridge's address) */
+		codegen_emit(p, INSN_MOV64_IMM(R4, BRC_PRE));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, BR_SCR(0)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, BR_SCR(16)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_host);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, BR_SCR(4)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R6, BR_SCR(20)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_host);
+		codegen_emit(p, INSN_MOV64_IMM(R4, BRC_PRE | BRC_HOST));
+		codegen_label_bind(p, l_host);
+		/* ring: this port, its bridge device, its ifindex */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, env->off.skb_dev));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R8, R1, RING_OFF(br_rx_dev)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_done);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R1, env->off.dev_ifindex));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R8, R2, RING_OFF(br_rx_ifindex)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, BR_SCR(40)));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R8, R2, RING_OFF(br_rx_br)));
+		codegen_emit_jmp(p, INSN_JA(0), l_set);
+	}
+	/* a bridge device */
+	codegen_label_bind(p, l_master);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, env->off.skb_dev));
+	if (egress) {
+		/* ring: this bridge device and its frame's head */
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R8, R1, RING_OFF(br_tx_br)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, env->off.skb_head));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R8, R2, RING_OFF(br_tx_head)));
+		codegen_emit_jmp(p, INSN_JA(0), l_done);
+	} else {
+		/* a looped back frame (dev_loopback_xmit()) did not come up
+		 * through the bridge: no hook */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, PKT_OFF(pkttype)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, PACKET_LOOPBACK, 0), l_done);
+		/* in = the ring's port if it is of this bridge, else none */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, RING_OFF(br_rx_br)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R8, RING_OFF(br_rx_dev)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R1, R2, 0), l_none);
+		codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+		codegen_label_bind(p, l_none);
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R8, R3, RING_OFF(br_in_dev)));
+		codegen_emit(p, INSN_MOV64_IMM(R4, BRC_IN_BR));
+	}
+	/* ring->br_class = r4; egress: not arp_xmit()'s frame */
+	codegen_label_bind(p, l_set);
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R8, R4, RING_OFF(br_class)));
+	if (egress) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~PKT_ARP));
+		codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+	}
+	codegen_label_bind(p, l_done);
 }
 
 /*
@@ -760,9 +1146,14 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		emit_dev(p, env, R9, PKT_HAS_OUT, PKT_OFF(oif), PKT_OFF(oifname),
 			 PKT_OFF(oiftype), PKT_OFF(out_dev));
 	}
+	if (tc) {
+		emit_arp(p, env);
+		emit_bridge(p, env);
+	}
 	/* meta iiftype (key 8) is skb->dev's type since 5.16 (nft_meta
 	 * NFT_META_IFTYPE), not the input device's: at output and
-	 * postrouting the device the packet leaves by, NULL: break */
+	 * postrouting the device the packet leaves by; NULL (netfilter
+	 * hooks only): break */
 	{
 		uint32_t l_nodev = codegen_label_new(p);
 
@@ -770,11 +1161,10 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_nodev);
 		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R9, env->off.dev_type));
 		codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(iiftype)));
-		emit_set_flag(p, PKT_HAS_DEV);
+		if (!tc)
+			emit_set_flag(p, PKT_HAS_DEV);
 		codegen_label_bind(p, l_nodev);
 	}
-	if (tc)
-		emit_arp(p, env);
 	/* the packet view as a dynptr (ctx from its slot) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, ST_FP(CTX_FROM_ST)));
 	codegen_emit_dynptr(p, env, R2, DYNPTR_FP);

@@ -231,6 +231,63 @@ static int probe_env(struct codegen_env *env)
 	return member_off("sk_buff", "_nfct", &env->off.skb_nfct);
 }
 
+/*
+ * the bridge family's offsets (codegen/walker.c emit_bridge()), all -1 if
+ * one is missing (a kernel without the bridge, or of another layout)
+ */
+static void bridge_env(struct codegen_env *env)
+{
+	static const struct {
+		const char *s, *m;
+		size_t at;
+	} offs[] = {
+#define O(s, m, f) { s, m, offsetof(struct codegen_env, off.f) }
+		O("net_device", "rx_handler_data", dev_rx_handler_data),
+		O("net_device", "dev_addr", dev_dev_addr),
+		O("net_bridge_port", "br", nbp_br),
+		O("net_bridge_port", "state", nbp_state),
+		O("net_bridge_port", "group_fwd_mask", nbp_gfm),
+		O("net_bridge", "dev", br_dev),
+		O("net_bridge", "options", br_options),
+		O("net_bridge", "stp_enabled", br_stp_enabled),
+		O("net_bridge", "group_fwd_mask", br_gfm),
+		O("net_bridge", "group_fwd_mask_required", br_gfm_req),
+#undef O
+	};
+	uint32_t bits, bitsize;
+	size_t i;
+	int id;
+
+	id = btf__find_by_name_kind(vmlinux, "net_device", BTF_KIND_STRUCT);
+	/* priv_flags: 32 bits at a byte boundary (a bitfield since 6.11) */
+	if (id < 0 || member_bits(btf__type_by_id(vmlinux, id), "priv_flags",
+				  &bits, &bitsize, NULL) || bits % 8 ||
+	    (bitsize && bitsize != 32))
+		goto out_none;
+	env->off.dev_priv_flags = (int16_t)(bits / 8);
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		if (member_off(offs[i].s, offs[i].m,
+			       (int16_t *)((char *)env + offs[i].at)))
+			goto out_none;
+	return;
+out_none:
+	env->off.dev_priv_flags = env->off.dev_rx_handler_data = -1;
+	env->off.dev_dev_addr = env->off.nbp_br = env->off.nbp_state = -1;
+	env->off.nbp_gfm = env->off.br_dev = env->off.br_options = -1;
+	env->off.br_stp_enabled = env->off.br_gfm = env->off.br_gfm_req = -1;
+}
+
+bool offload_btf_bridge(void)
+{
+	struct codegen_env env;
+
+	if (vmlinux_get())
+		return false;
+	memset(&env, 0, sizeof(env));
+	bridge_env(&env);
+	return env.off.br_dev >= 0;
+}
+
 int offload_btf_env(struct codegen_env *env)
 {
 	static const struct {
@@ -321,6 +378,7 @@ int offload_btf_env(struct codegen_env *env)
 	env->kf_dynptr_copy = id < 0 ? 0 : id;
 	if (path_off("net_device", "nd_net.net", &env->off.dev_net, NULL))
 		return -ENOENT;
+	bridge_env(env);
 	return probe_env(env);
 }
 

@@ -79,6 +79,12 @@
 #define NFPROTO_IPV6	10
 #define NFPROTO_NETDEV	5
 #define NFPROTO_ARP	3
+#define NFPROTO_BRIDGE	7
+#define NF_BR_PRE_ROUTING	0
+#define NF_BR_LOCAL_IN		1
+#define NF_BR_FORWARD		2
+#define NF_BR_LOCAL_OUT		3
+#define NF_BR_POST_ROUTING	4
 #define NF_ARP_IN	0
 #define NF_ARP_OUT	1
 #define NF_INET_NUMHOOKS 5
@@ -997,7 +1003,7 @@ static const char *family_name(uint8_t f)
 static bool family_ok(uint8_t f)
 {
 	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6 ||
-	       f == NFPROTO_NETDEV || f == NFPROTO_ARP;
+	       f == NFPROTO_NETDEV || f == NFPROTO_ARP || f == NFPROTO_BRIDGE;
 }
 
 /* does base chain @b of a table of @family run as a tc program? (arp:
@@ -1007,6 +1013,7 @@ static bool family_ok(uint8_t f)
 static bool chain_is_tc(uint8_t family, const struct basechain *b)
 {
 	return family == NFPROTO_NETDEV || family == NFPROTO_ARP ||
+	       family == NFPROTO_BRIDGE ||
 	       (family == NFPROTO_INET && b->hooknum == NF_INET_INGRESS);
 }
 
@@ -1073,9 +1080,11 @@ int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 	}
 	/* nf_log_syslog formats netdev packets by their link layer
 	 * protocol (nf_log_netdev_packet()), arp packets by their ARP
-	 * header (nf_log_arp_packet()): not done by offload/log.c */
+	 * header (nf_log_arp_packet()), bridge packets by their link layer
+	 * protocol too (nf_log_bridge_packet()): not done by offload/log.c */
 	if (chain && chain->table && (chain->table->family == NFPROTO_NETDEV ||
-				      chain->table->family == NFPROTO_ARP)) {
+				      chain->table->family == NFPROTO_ARP ||
+				      chain->table->family == NFPROTO_BRIDGE)) {
 		const struct expr *e;
 
 		rule_for_each_expr(e, rule)
@@ -1118,6 +1127,18 @@ int dataplane_chain_check(const struct table *table, const struct chain *chain,
 		    b->hooknum != NF_NETDEV_INGRESS && b->hooknum != NF_NETDEV_EGRESS) {
 			snprintf(err->buf, sizeof(err->buf),
 				 "netdev hook %u is not supported by the nfbpf dataplane",
+				 b->hooknum);
+			err->msg = err->buf;
+			return -EOPNOTSUPP;
+		}
+		if (table->family == NFPROTO_BRIDGE && !offload_btf_bridge()) {
+			err->msg = "bridge chains need the bridge's types in the kernel's BTF (net_bridge, net_bridge_port), which this kernel lacks";
+			return -EOPNOTSUPP;
+		}
+		if (table->family == NFPROTO_BRIDGE &&
+		    b->hooknum > NF_BR_POST_ROUTING) {
+			snprintf(err->buf, sizeof(err->buf),
+				 "bridge hook %u is not supported by the nfbpf dataplane",
 				 b->hooknum);
 			err->msg = err->buf;
 			return -EOPNOTSUPP;
@@ -3051,24 +3072,48 @@ static int want_cmp_tc(const void *a, const void *b)
 	return want_cmp(a, b);
 }
 
-/* ... and arp chains, whatever their priority, after the netdev and inet
- * ingress chains (arp_rcv() runs after nf_hook_ingress()) */
+/*
+ * ... in groups by where the kernel runs them, whatever their priority:
+ * ingress: the bridge's input hook at the bridge device (br_pass_frame_up()
+ * precedes the bridge device's netif_receive_skb()), the netdev and inet
+ * ingress chains (nf_hook_ingress()), the bridge's prerouting and
+ * link-local input hooks at a port (its rx_handler, br_handle_frame()),
+ * the arp chains (arp_rcv()); egress: the bridge's forward/output hooks,
+ * its postrouting hook (all before the port's dev_queue_xmit()), the arp
+ * chains (arp_xmit() before dev_queue_xmit()), the netdev egress chains
+ * (nf_hook_egress())
+ */
+static int tc_group(uint8_t pf, bool egress)
+{
+	switch (pf) {
+	case HEAD_PF_BR_IN_BR:
+		return 0;
+	case HEAD_PF_BR_PRE: case HEAD_PF_BR_IN_PORT: case HEAD_PF_BR_MARK:
+		return 2;
+	case HEAD_PF_BR_FWD: case HEAD_PF_BR_OUT:
+		return 0;
+	case HEAD_PF_BR_POST:
+		return 1;
+	case HEAD_PF_ARP:
+		return egress ? 2 : 3;
+	}
+	return egress ? 3 : 1;
+}
+
 static int want_cmp_tc_in(const void *a, const void *b)
 {
 	const struct dp_want *x = a, *y = b;
-	int xa = x->pf == HEAD_PF_ARP, ya = y->pf == HEAD_PF_ARP;
+	int gx = tc_group(x->pf, false), gy = tc_group(y->pf, false);
 
-	return xa != ya ? xa - ya : want_cmp_tc(a, b);
+	return gx != gy ? gx - gy : want_cmp_tc(a, b);
 }
 
-/* ... before the netdev egress chains (arp_xmit() comes before
- * dev_queue_xmit()'s nf_hook_egress()) */
 static int want_cmp_tc_out(const void *a, const void *b)
 {
 	const struct dp_want *x = a, *y = b;
-	int xa = x->pf == HEAD_PF_ARP, ya = y->pf == HEAD_PF_ARP;
+	int gx = tc_group(x->pf, true), gy = tc_group(y->pf, true);
 
-	return xa != ya ? ya - xa : want_cmp_tc(a, b);
+	return gx != gy ? gx - gy : want_cmp_tc(a, b);
 }
 
 /*
@@ -3121,15 +3166,25 @@ static void collect_tc(struct net *net, struct dataplane *dp,
 	uint8_t pf;
 	int ret;
 
-	if (t->family == NFPROTO_ARP) {
+	if (t->family == NFPROTO_ARP || t->family == NFPROTO_BRIDGE) {
 		ret = offload_ifindex_all(net->ns_fd, &idx, &n);
 		if (ret) {
 			set_err(dp, err, ret, "cannot list the devices of the netns");
 			return;
 		}
-		hooknum = b->hooknum == NF_ARP_OUT ? NF_NETDEV_EGRESS :
-						     NF_NETDEV_INGRESS;
-		pf = HEAD_PF_ARP;
+		if (t->family == NFPROTO_ARP) {
+			hooknum = b->hooknum == NF_ARP_OUT ? NF_NETDEV_EGRESS :
+							     NF_NETDEV_INGRESS;
+			pf = HEAD_PF_ARP;
+		} else {
+			hooknum = b->hooknum <= NF_BR_LOCAL_IN ?
+				  NF_NETDEV_INGRESS : NF_NETDEV_EGRESS;
+			pf = b->hooknum == NF_BR_PRE_ROUTING ? HEAD_PF_BR_PRE :
+			     b->hooknum == NF_BR_LOCAL_IN ? HEAD_PF_BR_IN_PORT :
+			     b->hooknum == NF_BR_FORWARD ? HEAD_PF_BR_FWD :
+			     b->hooknum == NF_BR_LOCAL_OUT ? HEAD_PF_BR_OUT :
+							     HEAD_PF_BR_POST;
+		}
 	} else {
 		if (!b->ndevs)
 			return;
@@ -3156,7 +3211,25 @@ static void collect_tc(struct net *net, struct dataplane *dp,
 			set_err(dp, err, -ENOMEM, NULL);
 			break;
 		}
-		want_add(dp, h, c, r, pf, err);
+		if (want_add(dp, h, c, r, pf, err))
+			break;
+		/* the bridge's input hook also runs at the bridge device
+		 * (br_pass_frame_up()), before its ingress chains */
+		if (pf == HEAD_PF_BR_IN_PORT &&
+		    want_add(dp, h, c, r, HEAD_PF_BR_IN_BR, err))
+			break;
+		/* forward and postrouting (of forwarded frames) need the
+		 * walker at the ports' ingress too (codegen/walker.c
+		 * emit_bridge(): it tells the egress the input port) */
+		if (pf == HEAD_PF_BR_FWD || pf == HEAD_PF_BR_POST) {
+			h = hook_get(dp, NFPROTO_NETDEV, NF_NETDEV_INGRESS, 0, idx[i]);
+			if (!h) {
+				set_err(dp, err, -ENOMEM, NULL);
+				break;
+			}
+			if (want_add(dp, h, c, r, HEAD_PF_BR_MARK, err))
+				break;
+		}
 	}
 out_free:
 	free(idx);

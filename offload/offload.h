@@ -14,6 +14,13 @@
  */
 int offload_btf_env(struct codegen_env *env);
 
+/*
+ * offload_btf_bridge - does this kernel's BTF describe the bridge (struct
+ * net_bridge, net_bridge_port, net_device priv_flags) as the bridge
+ * family's tc programs read it?
+ */
+bool offload_btf_bridge(void);
+
 /**
  * offload_prog_load - load @p (a finished codegen_prog) as a netfilter
  * program, with BTF func_info for its functions.

@@ -59,6 +59,7 @@
 #define NFPROTO_IPV6	10
 #define NFPROTO_NETDEV	5
 #define NFPROTO_ARP	3
+#define NFPROTO_BRIDGE	7
 
 /* a set the rules look up */
 struct dp_slot {
@@ -1054,7 +1055,7 @@ static int ensure_map(struct codegen_env *env, const struct set *s, int *fd)
 static bool family_ok(uint8_t f)
 {
 	return f == NFPROTO_INET || f == NFPROTO_IPV4 || f == NFPROTO_IPV6 ||
-	       f == NFPROTO_NETDEV || f == NFPROTO_ARP;
+	       f == NFPROTO_NETDEV || f == NFPROTO_ARP || f == NFPROTO_BRIDGE;
 }
 
 static bool visible(uint8_t genmask, const struct net *net)

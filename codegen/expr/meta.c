@@ -302,7 +302,8 @@ static void meta_emit(struct codegen_prog *p, const struct expr *e,
 		codegen_emit_copy_to_reg(p, m->dreg, R6, PKT_OFF(protocol), 2);
 		break;
 	case META_IIFTYPE:	/* skb->dev's type; no skb->dev: break */
-		need_flag(p, PKT_HAS_DEV, ec);
+		if (ec->env->ctx == CODEGEN_CTX_NF)
+			need_flag(p, PKT_HAS_DEV, ec);
 		codegen_emit_copy_to_reg(p, m->dreg, R6, PKT_OFF(iiftype), 2);
 		break;
 	case META_OIFTYPE:

@@ -12,7 +12,6 @@
 examples=${DEBIAN_EXAMPLES:-/usr/share/doc/nftables/examples}
 # example: why nfbpfd refuses it
 declare -A refused=(
-	[bridge-filter.nft]="bridge family: not built in the dataplane"
 	[ct_helpers.nft]="ct helper set: writes the connection (no BPF netfilter program can)"
 	[nat.nft]="dnat/snat: packet rewriting (no BPF netfilter program can)"
 )

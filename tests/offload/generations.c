@@ -259,7 +259,8 @@ Test(generations, chains_sharing_a_hook_point_run_in_order)
 Test(generations, chain_check_refusals)
 {
 	struct dp_error err = { 0 };
-	struct table nt = { .family = 7 /* bridge */ };
+	struct table nt = { .family = 12 /* decnet */ };
+	struct table nb = { .family = 7 /* bridge */ };
 	struct chain *c = tm_chain(t, "nat", HOOK_PRE, 0, NF_ACCEPT);
 
 	list_del(&c->list);
@@ -278,8 +279,14 @@ Test(generations, chain_check_refusals)
 	cr_assert_str_eq(err.msg, "priority NF_IP_PRI_FIRST/LAST is refused by kernel netfilter links");
 	c->base->priority = 0;
 	cr_assert_eq(dataplane_chain_check(&nt, c, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "family 'bridge' is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "family '?' is not supported by the nfbpf dataplane yet");
 	cr_assert_eq(dataplane_chain_check(t, c, &err), 0);
+	/* bridge: filter chains on its five hooks (a tc walker) */
+	cr_assert_eq(dataplane_chain_check(&nb, c, &err), 0, "bridge prerouting");
+	c->base->hooknum = 5;
+	err.msg = NULL;
+	cr_assert_eq(dataplane_chain_check(&nb, c, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "bridge hook 5 is not supported by the nfbpf dataplane");
 }
 
 /* a nat chain runs inside the nat core's hook (output: priority -100),
@@ -337,8 +344,9 @@ Test(generations, shape_from_aborted_batch_is_built_later)
 
 Test(generations, rules_of_other_families_refused)
 {
-	struct table br = { .family = 7 /* bridge */ };
-	struct chain c = { .table = &br };
+	struct table br = { .family = 12 /* decnet */ };
+	struct table bri = { .family = 7 /* bridge */ };
+	struct chain c = { .table = &br }, cb = { .table = &bri };
 	struct tm_rb rb = { 0 };
 	struct dp_error err = { 0 };
 	struct rule r;
@@ -346,8 +354,9 @@ Test(generations, rules_of_other_families_refused)
 	tm_verdict(&rb, NF_ACCEPT, NULL);
 	r = (struct rule){ .dlen = rb.len, .nexprs = 1, .exprs = (void *)rb.buf };
 	cr_assert_eq(dataplane_rule_check(&c, &r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "family 'bridge' is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "family '?' is not supported by the nfbpf dataplane yet");
 	cr_assert_eq(dataplane_rule_check(base, &r, &err), 0);
+	cr_assert_eq(dataplane_rule_check(&cb, &r, &err), 0, "bridge rules run");
 }
 
 /* a batch that fails for capacity gives back everything it took: the next

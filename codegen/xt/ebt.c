@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ebt.c - ebtables matches of the bridge family, as ebtables-nft sends
+ * them through nft_compat: ip (net/bridge/netfilter/ebt_ip.c ebt_ip_mt),
+ * vlan (ebt_vlan.c ebt_vlan_mt) and arp (ebt_arp.c ebt_arp_mt). They
+ * read the packet from skb->data, the network header at the bridge's
+ * hooks (the view's start here).
+ */
+#include <errno.h>
+#include "codegen/xt/xt.h"
+
+#define NFPROTO_BRIDGE_	7
+
+/*
+ * ip: struct ebt_ip_info { be32 saddr @0, daddr @4, smsk @8, dmsk @12;
+ * u8 tos @16, protocol @17, bitmask @18, invflags @19; u16 sport[2] @20
+ * (or u8 icmp_type[2], igmp_type[2]); u16 dport[2] @24 (or u8
+ * icmp_code[2]) }, ports in host order
+ */
+#define EBT_IP_SOURCE	0x01
+#define EBT_IP_DEST	0x02
+#define EBT_IP_TOS	0x04
+#define EBT_IP_PROTO	0x08
+#define EBT_IP_SPORT	0x10
+#define EBT_IP_DPORT	0x20
+#define EBT_IP_ICMP	0x40
+#define EBT_IP_IGMP	0x80
+
+static void ebt_ip_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	codegen_key_put(k, &x->info[18], 2);
+}
+
+/* NF_INVF(inv, @jmp_mismatch on r1 vs r2): false if mismatch ^ inv */
+static void invf(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		 uint8_t op_mismatch, bool inv)
+{
+	uint32_t l_ok = codegen_label_new(p);
+
+	if (!inv) {
+		codegen_emit_jmp(p, INSN_JMP_REG(op_mismatch, R1, R2, 0), ec->l_break);
+		return;
+	}
+	codegen_emit_jmp(p, INSN_JMP_REG(op_mismatch, R1, R2, 0), l_ok);
+	codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
+	codegen_label_bind(p, l_ok);
+}
+
+/* u8 at r9 + @poff within [u8 @cmin, u8 @cmax] of the consts, else goto
+ * @l_out (r1, r2 clobbered) */
+static void u8_range(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		     int16_t poff, int16_t cmin, int16_t cmax, uint32_t l_out)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, poff));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + cmin));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R1, R2, 0), l_out);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + cmax));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R1, R2, 0), l_out);
+}
+
+static void ebt_ip_emit(struct codegen_prog *p, const struct expr_xt *x,
+			const struct codegen_expr_ctx *ec)
+{
+	uint8_t bits = x->info[18], inv = x->info[19];
+	int16_t scr = ST_OFF(scratch);
+	uint32_t l_end = codegen_label_new(p);
+
+	/* r9 = skb_header_pointer(skb, 0, 20): none: false */
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit_slice(p, ec->env, 20, ec->l_break);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	if (bits & EBT_IP_TOS) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R9, 1));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + 16));
+		invf(p, ec, BPF_JNE, inv & EBT_IP_TOS);
+	}
+	if (bits & EBT_IP_SOURCE) {
+		/* (saddr & smsk) != info saddr (network order both) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, 12));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + 8));
+		codegen_emit(p, INSN_ALU32_REG(BPF_AND, R1, R2));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase));
+		invf(p, ec, BPF_JNE, inv & EBT_IP_SOURCE);
+	}
+	if (bits & EBT_IP_DEST) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, 16));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + 12));
+		codegen_emit(p, INSN_ALU32_REG(BPF_AND, R1, R2));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + 4));
+		invf(p, ec, BPF_JNE, inv & EBT_IP_DEST);
+	}
+	if (!(bits & EBT_IP_PROTO))
+		return;
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R9, 9));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + 17));
+	invf(p, ec, BPF_JNE, inv & EBT_IP_PROTO);
+	if (!(bits & (EBT_IP_DPORT | EBT_IP_SPORT | EBT_IP_ICMP | EBT_IP_IGMP)))
+		return;
+	/* a later fragment: false */
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R9, 6));
+	codegen_emit(p, INSN_TO_BE(R1, 16));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0x1fff));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), ec->l_break);
+	/* scratch[0..4) = the 4 bytes at ihl * 4: none: false */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R9, 0));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 0xf));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R2, 2));
+	codegen_emit_slice(p, ec->env, 4, ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, 0));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, scr));
+	if (bits & EBT_IP_DPORT) {
+		/* ntohs(dst) in [dport[0], dport[1]] ^ inv */
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr + 2));
+		codegen_emit(p, INSN_TO_BE(R1, 16));
+		codegen_xt_emit_port_range(p, ec, ec->cbase + 24, inv & EBT_IP_DPORT);
+	}
+	if (bits & EBT_IP_SPORT) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr));
+		codegen_emit(p, INSN_TO_BE(R1, 16));
+		codegen_xt_emit_port_range(p, ec, ec->cbase + 20, inv & EBT_IP_SPORT);
+	}
+	if (bits & EBT_IP_ICMP) {
+		uint32_t l_out = codegen_label_new(p), l_in = codegen_label_new(p);
+		uint32_t l_next = codegen_label_new(p);
+
+		/* type in [icmp_type[0], [1]] and code in [icmp_code[0], [1]] */
+		u8_range(p, ec, scr, 20, 21, l_out);
+		u8_range(p, ec, scr + 1, 24, 25, l_out);
+		codegen_emit_jmp(p, INSN_JA(0), l_in);
+		codegen_label_bind(p, l_out);
+		if (!(inv & EBT_IP_ICMP))
+			codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
+		else
+			codegen_emit_jmp(p, INSN_JA(0), l_next);
+		codegen_label_bind(p, l_in);
+		if (inv & EBT_IP_ICMP)
+			codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
+		codegen_label_bind(p, l_next);
+	}
+	if (bits & EBT_IP_IGMP) {
+		uint32_t l_out = codegen_label_new(p), l_in = codegen_label_new(p);
+
+		u8_range(p, ec, scr, 20, 21, l_out);
+		codegen_emit_jmp(p, INSN_JA(0), l_in);
+		codegen_label_bind(p, l_out);
+		codegen_emit_jmp(p, INSN_JA(0), (inv & EBT_IP_IGMP) ? l_end : ec->l_break);
+		codegen_label_bind(p, l_in);
+		if (inv & EBT_IP_IGMP)
+			codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
+	}
+	codegen_label_bind(p, l_end);
+}
+
+const struct codegen_xt_ops codegen_xt_ebt_ip = {
+	.name = "ip", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 28,
+	.const_off = 0, .const_size = 28, .shape = ebt_ip_shape, .emit = ebt_ip_emit,
+};
+
+/*
+ * vlan: struct ebt_vlan_info { u16 id @0; u8 prio @2; be16 encap @4; u8
+ * bitmask @6, invflags @7 }: the skb's VLAN tag if it has one (encap =
+ * skb->protocol), else a VLAN header at skb->data
+ */
+#define EBT_VLAN_ID	0x01
+#define EBT_VLAN_PRIO	0x02
+#define EBT_VLAN_ENCAP	0x04
+
+static void ebt_vlan_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	codegen_key_put(k, &x->info[6], 2);
+}
+
+static void ebt_vlan_emit(struct codegen_prog *p, const struct expr_xt *x,
+			  const struct codegen_expr_ctx *ec)
+{
+	uint8_t bits = x->info[6], inv = x->info[7];
+	int16_t scr = ST_OFF(scratch);
+	uint32_t l_hdr = codegen_label_new(p), l_got = codegen_label_new(p);
+
+	/* scratch[0..4) = skb->vlan_all (proto, tci) */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, scr, 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));
+	codegen_emit_probe_read(p, scr, 4, R9, ec->env->off.skb_vlan_all);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, scr));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_hdr);
+	/* tagged: scratch[4] = tci, scratch[6] = skb->protocol */
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr + 2));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, scr + 4));
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(protocol)));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, scr + 6));
+	codegen_emit_jmp(p, INSN_JA(0), l_got);
+	/* else the 4 bytes at skb->data (none: false) */
+	codegen_label_bind(p, l_hdr);
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit_slice(p, ec->env, 4, ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R0, 0));
+	codegen_emit(p, INSN_TO_BE(R1, 16));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, scr + 4));
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R0, 2));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, scr + 6));
+	codegen_label_bind(p, l_got);
+	if (bits & EBT_VLAN_ID) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr + 4));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xfff));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R7, ec->cbase));
+		invf(p, ec, BPF_JNE, inv & EBT_VLAN_ID);
+	}
+	if (bits & EBT_VLAN_PRIO) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr + 4));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 13));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 7));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + 2));
+		invf(p, ec, BPF_JNE, inv & EBT_VLAN_PRIO);
+	}
+	if (bits & EBT_VLAN_ENCAP) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr + 6));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R7, ec->cbase + 4));
+		invf(p, ec, BPF_JNE, inv & EBT_VLAN_ENCAP);
+	}
+}
+
+const struct codegen_xt_ops codegen_xt_ebt_vlan = {
+	.name = "vlan", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 8,
+	.const_off = 0, .const_size = 8, .shape = ebt_vlan_shape, .emit = ebt_vlan_emit,
+};
+
+/*
+ * arp: struct ebt_arp_info { be16 htype @0, ptype @2, opcode @4; be32
+ * saddr @8, smsk @12, daddr @16, dmsk @20; u8 smaddr[6] @24, smmsk[6] @30,
+ * dmaddr[6] @36, dmmsk[6] @42; u8 bitmask @48, invflags @49 }
+ * (ebt_arp_mt): the ARP header at skb->data; addresses only for IPv4
+ * (ar_pln 4) and Ethernet (ar_hln 6, ar_hrd 1) where asked for
+ */
+#define EBT_ARP_OPCODE	0x01
+#define EBT_ARP_HTYPE	0x02
+#define EBT_ARP_PTYPE	0x04
+#define EBT_ARP_SRC_IP	0x08
+#define EBT_ARP_DST_IP	0x10
+#define EBT_ARP_SRC_MAC	0x20
+#define EBT_ARP_DST_MAC	0x40
+#define EBT_ARP_GRAT	0x80
+
+static void ebt_arp_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	codegen_key_put(k, &x->info[48], 2);
+}
+
+/* u16 at scratch + @soff vs the consts' u16 at @coff: NF_INVF */
+static void arp_u16(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		    int16_t soff, int16_t coff, bool inv)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, ST_OFF(scratch) + soff));
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R7, ec->cbase + coff));
+	invf(p, ec, BPF_JNE, inv);
+}
+
+/* ((addr at scratch + @soff) & mask @mcoff) != addr @acoff: NF_INVF */
+static void arp_ip(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		   int16_t soff, int16_t acoff, int16_t mcoff, bool inv)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch) + soff));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + mcoff));
+	codegen_emit(p, INSN_ALU32_REG(BPF_AND, R1, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + acoff));
+	invf(p, ec, BPF_JNE, inv);
+}
+
+/* the 6 bytes at @r2 (offset) against addr @acoff under mask @mcoff:
+ * ether_addr_equal_masked(), NF_INVF; none: false */
+static void arp_mac(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		    int16_t acoff, int16_t mcoff, bool inv)
+{
+	int i;
+
+	codegen_emit_slice(p, ec->env, 6, ec->l_break);
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	for (i = 0; i < 6; i++) {
+		/* r3 |= (mp[i] ^ addr[i]) & mask[i] */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, i));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + acoff + i));
+		codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R1, R2));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + mcoff + i));
+		codegen_emit(p, INSN_ALU64_REG(BPF_AND, R1, R2));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R3, R1));
+	}
+	codegen_emit(p, INSN_MOV64_REG(R1, R3));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	invf(p, ec, BPF_JNE, inv);
+}
+
+static void ebt_arp_emit(struct codegen_prog *p, const struct expr_xt *x,
+			 const struct codegen_expr_ctx *ec)
+{
+	uint8_t bits = x->info[48], inv = x->info[49];
+	int16_t scr = ST_OFF(scratch);
+
+	/* scratch[0..8) = struct arphdr at skb->data (none: false) */
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit_slice(p, ec->env, 8, ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0, 0));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, scr));
+	if (bits & EBT_ARP_OPCODE)
+		arp_u16(p, ec, 6, 4, inv & EBT_ARP_OPCODE);
+	if (bits & EBT_ARP_HTYPE)
+		arp_u16(p, ec, 0, 0, inv & EBT_ARP_HTYPE);
+	if (bits & EBT_ARP_PTYPE)
+		arp_u16(p, ec, 2, 2, inv & EBT_ARP_PTYPE);
+	if (bits & (EBT_ARP_SRC_IP | EBT_ARP_DST_IP | EBT_ARP_GRAT)) {
+		/* ar_pln != 4 || ar_pro != ETH_P_IP: false */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr + 5));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 4, 0), ec->l_break);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr + 2));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0x0008, 0), ec->l_break);
+		/* scratch[8] = saddr at 8 + hln, scratch[12] = daddr at
+		 * 8 + 2 * hln + 4 */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, scr + 4));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 8));
+		codegen_emit_slice(p, ec->env, 4, ec->l_break);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, 0));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, scr + 8));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, scr + 4));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R2, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 12));
+		codegen_emit_slice(p, ec->env, 4, ec->l_break);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, 0));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, scr + 12));
+		if (bits & EBT_ARP_SRC_IP)
+			arp_ip(p, ec, 8, 8, 12, inv & EBT_ARP_SRC_IP);
+		if (bits & EBT_ARP_DST_IP)
+			arp_ip(p, ec, 12, 16, 20, inv & EBT_ARP_DST_IP);
+		if (bits & EBT_ARP_GRAT) {
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, scr + 12));
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, scr + 8));
+			invf(p, ec, BPF_JNE, inv & EBT_ARP_GRAT);
+		}
+	}
+	if (bits & (EBT_ARP_SRC_MAC | EBT_ARP_DST_MAC)) {
+		/* ar_hln != 6 || ar_hrd != ARPHRD_ETHER: false */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr + 4));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 6, 0), ec->l_break);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0x0100, 0), ec->l_break);
+		if (bits & EBT_ARP_SRC_MAC) {
+			codegen_emit(p, INSN_MOV64_IMM(R2, 8));
+			arp_mac(p, ec, 24, 30, inv & EBT_ARP_SRC_MAC);
+		}
+		if (bits & EBT_ARP_DST_MAC) {
+			/* at 8 + hln + pln */
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, scr + 4));
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr + 5));
+			codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R2, R1));
+			codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 8));
+			arp_mac(p, ec, 36, 42, inv & EBT_ARP_DST_MAC);
+		}
+	}
+}
+
+const struct codegen_xt_ops codegen_xt_ebt_arp = {
+	.name = "arp", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 52,
+	.const_off = 0, .const_size = 52, .shape = ebt_arp_shape, .emit = ebt_arp_emit,
+};

@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# bridge-send.py FW A B [raw] - for tests/e2e/bridge.sh: UDP datagrams across the
+# bridge of netns FW (br0 10.11.0.254) between its port peers A (10.11.0.1)
+# and B (10.11.0.2) and FW itself, from one process (sockets opened in each
+# netns by setns). Each datagram carries its name; every receiver prints
+# what it got, sorted. Each path ends with a datagram to an unfiltered port
+# that the receiver waits for (5 s at most), so the output does not depend
+# on timing. With "raw": no datagrams but 12 frames written on A's port
+# (link-local, bad sources, VLAN, ARP, IPv6, a bad IPv4 header), then the
+# end datagrams.
+import ctypes
+import os
+import select
+import socket
+import sys
+
+CLONE_NEWNET = 0x40000000
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def in_netns(name, fn):
+    home = os.open("/proc/self/ns/net", os.O_RDONLY)
+    fd = os.open("/run/netns/" + name, os.O_RDONLY)
+    try:
+        if libc.setns(fd, CLONE_NEWNET):
+            raise OSError(ctypes.get_errno(), "setns " + name)
+        return fn()
+    finally:
+        libc.setns(home, CLONE_NEWNET)
+        os.close(fd)
+        os.close(home)
+
+
+fw, a, b = sys.argv[1:4]
+addr = {a: "10.11.0.1", b: "10.11.0.2", fw: "10.11.0.254"}
+label = {a: "a", b: "b", fw: "fw"}
+PORTS = range(7000, 7012)
+END = 7011
+
+
+def udp(ns, bind=None):
+    def mk():
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        if bind:
+            s.bind(bind)
+        return s
+    return in_netns(ns, mk)
+
+
+rx = {}
+for ns in (a, b, fw):
+    for port in PORTS:
+        rx[udp(ns, ("", port))] = ns
+tx = {ns: udp(ns, (addr[ns], 0)) for ns in (a, b, fw)}
+
+# (from, to address, port, name): 7001 pre drop, 7002 input drop from pa,
+# 7003 forward drop pa -> pb, 7004 output drop to pa, 7005 postrouting
+# drop; the others pass
+sends = [
+    (a, addr[b], 7001, "a-b-7001"),
+    (a, addr[b], 7003, "a-b-7003"),
+    (a, addr[b], 7000, "a-b-7000"),
+    (b, addr[a], 7003, "b-a-7003"),
+    (a, addr[fw], 7002, "a-fw-7002"),
+    (b, addr[fw], 7002, "b-fw-7002"),
+    (a, addr[fw], 7000, "a-fw-7000"),
+    (fw, addr[a], 7004, "fw-a-7004"),
+    (fw, addr[b], 7004, "fw-b-7004"),
+    (fw, addr[a], 7000, "fw-a-7000"),
+    (a, addr[b], 7005, "a-b-7005"),
+    (fw, addr[b], 7005, "fw-b-7005"),
+    (a, "10.11.0.255", 7006, "a-bcast-7006"),
+    (fw, "10.11.0.255", 7007, "fw-bcast-7007"),
+    (b, "10.11.0.255", 7008, "b-bcast-7008"),
+    (b, addr[a], 7009, "b-a-7009-" + "y" * 100),
+]
+ends = [(a, b), (b, a), (a, fw), (b, fw), (fw, a), (fw, b)]
+if sys.argv[4:] == ["raw"]:
+    # frames written on A's port (packet socket, device ea): where the
+    # bridge takes them is what the ruleset counts
+    MA, MB, BR = "020000000b01", "020000000b02", "020000000bfe"
+
+    def ip4(ihl=5, proto=17, dst="10.11.0.2"):
+        body = bytes.fromhex("1b581b5800100000") + b"rawframe"
+        tot = 4 * ihl + len(body) if ihl >= 5 else 20 + len(body)
+        hdr = bytes([0x40 | ihl, 0]) + tot.to_bytes(2, "big") + bytes(4) + \
+            bytes([64, proto, 0, 0]) + socket.inet_aton("10.11.0.1") + \
+            socket.inet_aton(dst)
+        csum = sum(int.from_bytes(hdr[i:i + 2], "big") for i in range(0, 20, 2))
+        while csum >> 16:
+            csum = (csum & 0xffff) + (csum >> 16)
+        return hdr[:10] + (~csum & 0xffff).to_bytes(2, "big") + hdr[12:] + body
+
+    def arp_req(target):
+        return bytes.fromhex("0001080006040001") + bytes.fromhex(MA) + \
+            socket.inet_aton("10.11.0.1") + bytes(6) + socket.inet_aton(target)
+
+    frames = [
+        ("0180c2000000", MA, "9000", bytes(46)),    # STP off: forwarded
+        ("0180c2000001", MA, "8808", bytes(46)),    # pause: dropped
+        ("0180c2000002", MA, "8809", bytes(46)),    # input hook at the port
+        ("0180c2000003", MA, "888e", bytes(46)),    # input hook at the port
+        ("0180c200000e", MA, "88cc", bytes(46)),    # LLDP: the port's stack
+        (MB, "030000000001", "0800", ip4()),         # multicast source
+        (MB, "000000000000", "0800", ip4()),         # zero source
+        (BR, MA, "0800", ip4(dst="10.11.0.254")),    # to the bridge
+        (MB, MA, "8100", bytes.fromhex("00050800") + ip4()),  # VLAN 5
+        (MB, MA, "0800", ip4(ihl=4)),                # bad IPv4 header
+        ("ffffffffffff", MA, "0806", arp_req("10.11.0.254")),
+        (MB, MA, "86dd", bytes.fromhex("6000000000101140") +
+         socket.inet_pton(socket.AF_INET6, "fd00::1") +
+         socket.inet_pton(socket.AF_INET6, "fd00::2") +
+         bytes.fromhex("1b581b5800100000") + b"rawframe"),
+    ]
+
+    def mkraw():
+        r = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+        r.bind(("ea", 0))
+        return r
+    raw = in_netns(a, mkraw)
+    for dst, src, etype, payload in frames:
+        frame = bytes.fromhex(dst + src + etype) + payload
+        raw.send(frame + bytes(max(0, 60 - len(frame))))
+    sends = []
+for src, dst, port, name in sends:
+    try:
+        tx[src].sendto(name.encode(), (dst, port))
+    except OSError as e:
+        print("send %s: %s" % (name, e.strerror))
+for src, dst in ends:
+    tx[src].sendto(("end-%s-%s" % (label[src], label[dst])).encode(),
+                   (addr[dst], END))
+
+got = []
+want = {"end-%s-%s" % (label[s], label[d]) for s, d in ends}
+seen = set()
+deadline = 50
+while deadline and not want <= seen:
+    deadline -= 1
+    ready, _, _ = select.select(list(rx), [], [], 0.1)
+    for s in ready:
+        data = s.recv(2048).decode()
+        if data.startswith("end-"):
+            seen.add(data)
+        else:
+            got.append("%s got %s" % (label[rx[s]], data[:14]))
+# late datagrams of the same paths: none may be left
+ready, _, _ = select.select(list(rx), [], [], 0)
+for s in ready:
+    got.append("%s got %s" % (label[rx[s]], s.recv(2048).decode()[:14]))
+for line in sorted(got):
+    print(line)
+for e in sorted(want - seen):
+    print("missing " + e)
