@@ -124,8 +124,41 @@ void dataplane_publish(struct net *net);
 /** dataplane_abort - drop what dataplane_prepare() built. Cannot fail. */
 void dataplane_abort(struct net *net);
 
-/** dataplane_net_free - detach and free everything of @net. */
+/**
+ * dataplane_net_free - free everything of @net; its pins go too (so the
+ * links detach), unless dataplane_pins_keep() was called: then what is
+ * pinned stays attached and keeps filtering.
+ */
 void dataplane_net_free(struct net *net);
+
+/**
+ * dataplane_pin_init - pin every dataplane under @root/<netns inode>/
+ * (NULL: no pins, the default). A @root under /sys/fs/bpf mounts bpffs
+ * there if it is not mounted.
+ * Return: 0, or -errno with *@msg saying why (@root not on a bpffs:
+ * -ENOTSUP).
+ */
+int dataplane_pin_init(const char *root, const char **msg);
+
+/**
+ * dataplane_pins_keep - the daemon stops: dataplane_net_free() keeps the
+ * pins (the firewalls stay up and a restarted nfbpfd adopts them).
+ */
+void dataplane_pins_keep(void);
+
+/**
+ * dataplane_net_unpin - remove every pin of @net's namespace (its links
+ * detach once nfbpfd closes its own fds; a pinned netfilter link holds
+ * its namespace alive). The one function that removes a namespace's
+ * pins; dataplane_net_free() calls it unless the daemon stops.
+ */
+void dataplane_net_unpin(struct net *net);
+
+/**
+ * dataplane_pins_flush - remove the pins of every namespace under the
+ * pin root (nfbpfd --flush-pins). Return: 0 or the first -errno.
+ */
+int dataplane_pins_flush(void);
 
 /**
  * dataplane_counter_read - live packet/byte count of a counter expression

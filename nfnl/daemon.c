@@ -34,6 +34,8 @@
 #include "ruleset_api.h"
 #include "dataplane.h"
 
+#define NFBPF_DEFAULT_PIN_DIR	"/sys/fs/bpf/nfbpf"
+
 #define MAX_CLIENTS	1024
 #define MAX_DGRAM	(256u << 20)	/* largest batch accepted: 256 MiB */
 #define SNDBUF		(8 << 20)
@@ -779,7 +781,10 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: nfbpfd [--socket PATH] [--state-dir DIR] [--foreground] [--verbose]\n");
+	fprintf(f, "usage: nfbpfd [--socket PATH] [--state-dir DIR] [--pin-dir DIR] [--foreground] [--verbose]\n"
+		   "       nfbpfd [--pin-dir DIR] --flush-pins\n"
+		   "pins (default " NFBPF_DEFAULT_PIN_DIR ") keep each namespace's firewall up after\n"
+		   "nfbpfd stops; --flush-pins removes them all (the firewalls detach) and exits\n");
 }
 
 int main(int argc, char **argv)
@@ -787,12 +792,15 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "state-dir", required_argument, NULL, 'd' },
+		{ "pin-dir", required_argument, NULL, 'p' },
+		{ "flush-pins", no_argument, NULL, 'F' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *state_dir = NULL;
+	const char *state_dir = NULL, *pin_dir = NFBPF_DEFAULT_PIN_DIR, *msg = "";
+	bool flush_pins = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct epoll_event ev;
 	struct net *net, *nn;
@@ -800,15 +808,29 @@ int main(int argc, char **argv)
 	int opt;
 
 	d.sock_path = NFBPF_DEFAULT_SOCKET;
-	while ((opt = getopt_long(argc, argv, "s:d:fvh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:d:p:Ffvh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's': d.sock_path = optarg; break;
 		case 'd': state_dir = optarg; break;
+		case 'p': pin_dir = optarg; break;
+		case 'F': flush_pins = true; break;
 		case 'f': d.foreground = true; break;
 		case 'v': d.verbose = true; nfnl_error_hook = log_refusal; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
+	}
+	opt = dataplane_pin_init(pin_dir, &msg);
+	if (opt) {
+		fprintf(stderr, "nfbpfd: %s\n", msg);
+		return 1;
+	}
+	if (flush_pins) {
+		opt = dataplane_pins_flush();
+		if (opt)
+			fprintf(stderr, "nfbpfd: cannot remove every pin under %s: %s\n",
+				pin_dir, strerror(-opt));
+		return opt ? 1 : 0;
 	}
 	if (state_dir && mkdir(state_dir, 0700) && errno != EEXIST) {
 		fprintf(stderr, "nfbpfd: cannot create state dir %s: %s\n",
@@ -912,6 +934,8 @@ int main(int argc, char **argv)
 		}
 	}
 	logmsg(LOG_INFO, "stopping");
+	/* the pinned dataplanes keep filtering; a restart adopts them */
+	dataplane_pins_keep();
 	list_for_each_entry_safe(c, cn, &d.conns, list)
 		conn_free(c);
 	list_for_each_entry_safe(net, nn, &d.nets, list) {

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# persist.sh - end to end: killing nfbpfd never opens the firewall. A
+# ruleset in the receiving netns of a veth pair drops udp port 9 and
+# accepts port 10; nfbpfd is killed with SIGKILL and the pinned dataplane
+# (a private bpffs, see lib.sh) still drops port 9 and lets port 10 pass;
+# `nfbpfd --flush-pins` removes the pins and port 9 passes again (so it was
+# the pins that filtered). Bounded sends: COUNT datagrams per port.
+# Needs root; skipped (77) otherwise.
+set -u
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+e2e_start persist P unshare nsenter
+COUNT=5
+
+# fixed neighbours: no resolution drops or reorders the first datagrams
+e2e_pair_extra() {
+	local s=$1 r=$2
+
+	ip -n "$s" link set veth0 address 02:00:00:00:00:01
+	ip -n "$r" link set veth1 address 02:00:00:00:00:02
+	ip -n "$s" neigh add 10.9.0.2 lladdr 02:00:00:00:00:02 dev veth0 nud permanent
+	ip -n "$r" neigh add 10.9.0.1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
+}
+e2e_pair b || { echo "persist e2e: netns setup failed"; exit 1; }
+s=${tag}bs r=${tag}br
+
+cat >"$work/rules.nft" <<'NFT'
+table inet f {
+	chain in {
+		type filter hook input priority filter; policy accept;
+		udp dport 9 counter drop
+		udp dport 10 counter accept
+	}
+}
+NFT
+
+status=0
+fail() { echo "persist e2e: $*"; status=1; }
+
+# round NAME WANT: COUNT datagrams to each port; WANT = "9:<n> 10:<n>"
+round() {
+	local out=$work/round.$1
+	ip netns exec "$r" python3 "$top_srcdir/tests/e2e/persist-udp.py" \
+		recv "$out" "$COUNT" &
+	local rpid=$!
+	for _ in $(seq 50); do [ -e "$out.ready" ] && break; sleep 0.1; done
+	ip netns exec "$s" python3 "$top_srcdir/tests/e2e/persist-udp.py" \
+		send "$COUNT"
+	wait "$rpid"
+	[ "$(cat "$out" 2>/dev/null)" = "$2" ] ||
+		fail "$1: received $(cat "$out" 2>/dev/null), want $2"
+}
+pins() { nsenter -t "$holder" -m -- ls "$work/bpf/nfbpf/$ino" 2>/dev/null; }
+
+ip netns exec "$r" "$run" nft -f "$work/rules.nft" || { echo "persist e2e: nft -f failed"; exit 1; }
+ino=$(ip netns exec "$r" stat -L -c %i /proc/self/ns/net)
+round loaded "9:0 10:$COUNT"
+pins | grep -q '^nf_10_1_0_' || fail "no pinned netfilter link: $(pins | tr '\n' ' ')"
+pins | grep -qx 'progs' || fail "no pinned walker prog array"
+
+kill -9 "$dpid"
+wait "$dpid" 2>/dev/null
+dpid=
+round killed "9:0 10:$COUNT"
+
+# a new nfbpfd adopts the pinned hook points: its first commit replaces
+# their walkers (a second link at the same hook point would be EBUSY)
+e2e_daemon || { echo "persist e2e: nfbpfd did not restart"; exit 1; }
+ip netns exec "$r" "$run" nft -f "$work/rules.nft" ||
+	fail "nft -f after the restart failed: $(tail -3 "$work/nfbpfd.log")"
+round restarted "9:0 10:$COUNT"
+ip netns exec "$r" "$run" nft list chain inet f in >"$work/list.restarted"
+grep -q "udp dport 9 counter packets $COUNT bytes .* drop" "$work/list.restarted" ||
+	fail "counters after the restart: $(cat "$work/list.restarted")"
+[ "$(pins | grep -c '^nf_')" = 2 ] || fail "pins after the restart: $(pins | tr '\n' ' ')"
+kill -9 "$dpid"
+wait "$dpid" 2>/dev/null
+dpid=
+
+nsenter -t "$holder" -m -- "$(cd "$top_builddir" && pwd)/nfbpfd" --pin-dir "$work/bpf/nfbpf" --flush-pins ||
+	fail "nfbpfd --flush-pins failed"
+[ -z "$(pins)" ] || fail "pins left after --flush-pins: $(pins | tr '\n' ' ')"
+round flushed "9:$COUNT 10:$COUNT"
+
+[ $status = 0 ] && echo "persist e2e: the firewall outlived nfbpfd (SIGKILL); --flush-pins removed it"
+exit $status
