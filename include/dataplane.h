@@ -155,6 +155,35 @@ void dataplane_pins_keep(void);
 void dataplane_net_unpin(struct net *net);
 
 /**
+ * dataplane_counter_base - what counter @slot of @net counted before its
+ * map entry (the value it started from, less resets): the live value is
+ * this plus the map's. For the state file (a restart reads the map).
+ * Return: 0 or -ENOENT.
+ */
+int dataplane_counter_base(struct net *net, uint32_t slot, uint64_t *packets,
+			   uint64_t *bytes);
+
+/**
+ * dataplane_restore_begin - a restart is about to rebuild @net's model:
+ * opens the counter map pinned by the earlier nfbpfd (before the rebuild's
+ * commit pins ours over it).
+ * Return: 0, or -ENOENT if @net's namespace has no pins (then a state file
+ * of its inode is of another, older namespace), or -errno.
+ */
+int dataplane_restore_begin(struct net *net);
+
+/**
+ * dataplane_restore_counter - what the earlier nfbpfd's counter map holds
+ * in @slot (summed over CPUs); after the rebuild's commit nothing counts
+ * there any more. Return: 0 or -errno (-ENOENT: no such slot).
+ */
+int dataplane_restore_counter(struct net *net, uint32_t slot,
+			      uint64_t *packets, uint64_t *bytes);
+
+/** dataplane_restore_end - close what dataplane_restore_begin() opened */
+void dataplane_restore_end(struct net *net);
+
+/**
  * dataplane_pins_flush - remove the pins of every namespace under the
  * pin root (nfbpfd --flush-pins). Return: 0 or the first -errno.
  */

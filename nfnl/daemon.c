@@ -35,6 +35,7 @@
 #include "dataplane.h"
 
 #define NFBPF_DEFAULT_PIN_DIR	"/sys/fs/bpf/nfbpf"
+#define NFBPF_DEFAULT_STATE_DIR	"/var/lib/nfbpf"
 
 #define MAX_CLIENTS	1024
 #define MAX_DGRAM	(256u << 20)	/* largest batch accepted: 256 MiB */
@@ -230,6 +231,20 @@ static struct net *net_get(int nsfd)
 	net->ns_fd = fcntl(nsfd, F_DUPFD_CLOEXEC, 3);
 	list_add_tail(&net->list, &d.nets);
 	logmsg(LOG_INFO, "new network namespace %lu", (unsigned long)st.st_ino);
+	/* an earlier nfbpfd's committed ruleset, if its dataplane is pinned */
+	if (!list_empty(&net->tables) || !nfnl_state_dir)
+		return net;
+	{
+		const char *msg;
+		int err = nfnl_state_restore(net, &msg);
+
+		if (err)
+			logmsg(LOG_ERR, "network namespace %lu: ruleset not restored: %s (%s); the pinned dataplane runs until the next commit",
+			       (unsigned long)st.st_ino, msg ? msg : "", strerror(-err));
+		else if (!list_empty(&net->tables))
+			logmsg(LOG_INFO, "network namespace %lu: ruleset restored from %s",
+			       (unsigned long)st.st_ino, nfnl_state_dir);
+	}
 	return net;
 }
 
@@ -782,6 +797,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nfbpfd [--socket PATH] [--state-dir DIR] [--pin-dir DIR] [--foreground] [--verbose]\n"
+		   "state (default " NFBPF_DEFAULT_STATE_DIR "): each namespace's committed ruleset\n"
 		   "       nfbpfd [--pin-dir DIR] --flush-pins\n"
 		   "pins (default " NFBPF_DEFAULT_PIN_DIR ") keep each namespace's firewall up after\n"
 		   "nfbpfd stops; --flush-pins removes them all (the firewalls detach) and exits\n");
@@ -799,7 +815,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *state_dir = NULL, *pin_dir = NFBPF_DEFAULT_PIN_DIR, *msg = "";
+	const char *state_dir = NFBPF_DEFAULT_STATE_DIR, *pin_dir = NFBPF_DEFAULT_PIN_DIR, *msg = "";
 	bool flush_pins = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct epoll_event ev;
@@ -832,11 +848,12 @@ int main(int argc, char **argv)
 				pin_dir, strerror(-opt));
 		return opt ? 1 : 0;
 	}
-	if (state_dir && mkdir(state_dir, 0700) && errno != EEXIST) {
+	if (mkdir(state_dir, 0700) && errno != EEXIST) {
 		fprintf(stderr, "nfbpfd: cannot create state dir %s: %s\n",
 			state_dir, strerror(errno));
 		return 1;
 	}
+	nfnl_state_dir = state_dir;
 	list_init(&d.conns);
 	list_init(&d.nets);
 	nfnl_unicast_hook = unicast;

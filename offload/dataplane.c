@@ -4135,6 +4135,19 @@ void offload_map_caps(struct net *net, uint32_t *rules, uint32_t *counters)
 	*counters = dp ? dp->counters_cap : 0;
 }
 
+int dataplane_counter_base(struct net *net, uint32_t slot, uint64_t *packets,
+			   uint64_t *bytes)
+{
+	struct dataplane *dp = net->dataplane;
+
+	if (!dp || !slot || slot >= dp->counters.max || slot >= dp->cnt_cap ||
+	    !dp->counters.used[slot])
+		return -ENOENT;
+	*packets = dp->cnt_init[slot].packets;
+	*bytes = dp->cnt_init[slot].bytes;
+	return 0;
+}
+
 int dataplane_counter_sub(struct net *net, uint32_t slot, uint64_t packets,
 			  uint64_t bytes)
 {

@@ -35,9 +35,11 @@
 #include <linux/magic.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "dataplane.h"
 #include "offload/offload.h"
+#include "codegen/codegen.h"
 
 #define DEFAULT_BPFFS	"/sys/fs/bpf"
 
@@ -266,4 +268,59 @@ int dataplane_pins_flush(void)
 	}
 	closedir(d);
 	return ret;
+}
+
+/* the earlier nfbpfd's counter map while a restart rebuilds a model */
+static struct {
+	struct net *net;
+	int counters_fd;
+} restore = { NULL, -1 };
+
+int dataplane_restore_begin(struct net *net)
+{
+	int fd;
+
+	dataplane_restore_end(restore.net);
+	if (!pin_root)
+		return -ENOENT;
+	fd = offload_pin_get(net->ns_ino, "counters");
+	if (fd < 0)
+		return fd;
+	restore.net = net;
+	restore.counters_fd = fd;
+	return 0;
+}
+
+int dataplane_restore_counter(struct net *net, uint32_t slot,
+			      uint64_t *packets, uint64_t *bytes)
+{
+	struct codegen_counter *v;
+	int i, ncpus = libbpf_num_possible_cpus();
+
+	if (net != restore.net || restore.counters_fd < 0 || ncpus <= 0)
+		return -ENOENT;
+	v = calloc(ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(restore.counters_fd, &slot, v)) {
+		free(v);
+		return -errno;
+	}
+	*packets = *bytes = 0;
+	for (i = 0; i < ncpus; i++) {
+		*packets += v[i].packets;
+		*bytes += v[i].bytes;
+	}
+	free(v);
+	return 0;
+}
+
+void dataplane_restore_end(struct net *net)
+{
+	if (!net || net != restore.net)
+		return;
+	if (restore.counters_fd >= 0)
+		close(restore.counters_fd);
+	restore.net = NULL;
+	restore.counters_fd = -1;
 }

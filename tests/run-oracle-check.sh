@@ -21,6 +21,7 @@ trap cleanup EXIT
 mkdir "$work/bpf"
 unshare -m --propagation private sh -c 'mount -t bpf bpf "$0" && exec "$@"' \
 	"$work/bpf" "$top_builddir/nfbpfd" --pin-dir "$work/bpf/nfbpf" \
+	--state-dir "$work/state" \
 	--socket "$sock" --foreground >"$work/nfbpfd.log" 2>&1 &
 dpid=$!
 for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done

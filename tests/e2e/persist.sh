@@ -58,22 +58,40 @@ round loaded "9:0 10:$COUNT"
 pins | grep -q '^nf_10_1_0_' || fail "no pinned netfilter link: $(pins | tr '\n' ' ')"
 pins | grep -qx 'progs' || fail "no pinned walker prog array"
 
-kill -9 "$dpid"
+# (counted by nfbpfd: round "loaded"; round "killed" only by the pins)
+ip netns exec "$r" "$run" nft list ruleset >"$work/list.before" 2>&1
+
+{ kill -9 "$dpid"; wait "$dpid"; } 2>/dev/null
 wait "$dpid" 2>/dev/null
 dpid=
 round killed "9:0 10:$COUNT"
 
-# a new nfbpfd adopts the pinned hook points: its first commit replaces
-# their walkers (a second link at the same hook point would be EBUSY)
+
+# a new nfbpfd rebuilds the model from its state directory and adopts the
+# pinned hook points: its listing is the earlier one with the datagrams
+# counted while it was down; its commit replaced the pinned walkers (a
+# second link at the same hook point would be EBUSY)
 e2e_daemon || { echo "persist e2e: nfbpfd did not restart"; exit 1; }
-ip netns exec "$r" "$run" nft -f "$work/rules.nft" ||
-	fail "nft -f after the restart failed: $(tail -3 "$work/nfbpfd.log")"
+ip netns exec "$r" "$run" nft -a list ruleset >"$work/list.restarted" 2>&1
+sed "s/packets $COUNT bytes 150/packets $((2 * COUNT)) bytes 300/" \
+	"$work/list.before" >"$work/list.want"
+ip netns exec "$r" "$run" nft list ruleset >"$work/list.after" 2>&1
+diff -u "$work/list.want" "$work/list.after" ||
+	fail "listing after the restart differs (counters carried over?)"
+grep -q "udp dport 10 counter packets .* accept # handle 3" "$work/list.restarted" ||
+	fail "handles after the restart: $(cat "$work/list.restarted")"
 round restarted "9:0 10:$COUNT"
-ip netns exec "$r" "$run" nft list chain inet f in >"$work/list.restarted"
-grep -q "udp dport 9 counter packets $COUNT bytes .* drop" "$work/list.restarted" ||
-	fail "counters after the restart: $(cat "$work/list.restarted")"
+# the rebuilt model takes changes: a new rule (handle 5, after 4 ...)
+ip netns exec "$r" "$run" nft add rule inet f in udp dport 11 counter drop ||
+	fail "nft add rule after the restart failed"
+ip netns exec "$r" "$run" nft -a list chain inet f in >"$work/list.added" 2>&1
+grep -q "udp dport 11 counter packets 0 bytes 0 drop # handle 4" "$work/list.added" ||
+	fail "the rule added after the restart: $(cat "$work/list.added")"
+grep -q "udp dport 9 counter packets $((3 * COUNT)) bytes 450 drop" "$work/list.added" ||
+	fail "counters after the restart: $(cat "$work/list.added")"
+round added "9:0 10:$COUNT"
 [ "$(pins | grep -c '^nf_')" = 2 ] || fail "pins after the restart: $(pins | tr '\n' ' ')"
-kill -9 "$dpid"
+{ kill -9 "$dpid"; wait "$dpid"; } 2>/dev/null
 wait "$dpid" 2>/dev/null
 dpid=
 

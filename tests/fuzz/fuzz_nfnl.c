@@ -164,6 +164,30 @@ int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val)
 	return 0;
 }
 
+int dataplane_counter_base(struct net *net, uint32_t slot, uint64_t *packets,
+			   uint64_t *bytes)
+{
+	(void)net; (void)slot;
+	*packets = *bytes = 0;
+	return -ENOENT;
+}
+
+int dataplane_restore_begin(struct net *net)
+{
+	(void)net;
+	return -ENOENT;
+}
+
+int dataplane_restore_counter(struct net *net, uint32_t slot,
+			      uint64_t *packets, uint64_t *bytes)
+{
+	(void)net; (void)slot; (void)packets; (void)bytes;
+	return -ENOENT;
+}
+
+void dataplane_restore_end(struct net *net) { (void)net; }
+void dataplane_net_unpin(struct net *net) { (void)net; }
+
 void dataplane_stats(const struct net *net, struct dp_stats *st)
 {
 	(void)net;

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * state.c - the state directory: each namespace's committed ruleset, so
+ * that a restarted nfbpfd rebuilds the model the pinned dataplane runs.
+ *
+ * <state-dir>/<netns inode> is rewritten after every commit (a temporary
+ * file, then rename()): a header, the handle generators, the counter
+ * slots, then the netlink dump of the ruleset exactly as `nft list
+ * ruleset` receives it (tables, chains, sets, objects, set elements,
+ * rules: NEWTABLE ... NEWRULE messages with their handles, userdata and
+ * counter values). A restart replays that dump as one batch through the
+ * transaction code (nfnl_rcv()), with each object given the handle it had
+ * (the table's generator is set just before its message, see
+ * nfnl_state_handle()), then puts back the generators and generation id
+ * and carries every counter over from the earlier nfbpfd's pinned counter
+ * map (what it counted until our walkers replaced its).
+ *
+ * A state file is trusted only while the namespace still has pins: they
+ * hold it, so its inode cannot have been reused by another namespace.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/netlink.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include "handlers.h"
+#include "dataplane.h"
+#include "object.h"
+#include "expr/counter.h"
+
+const char *nfnl_state_dir;
+
+#define STATE_MAGIC	"nfbpfst1"
+
+/**
+ * struct state_hdr - start of a state file (host byte order: the file is
+ * read back by the same host)
+ * @magic: STATE_MAGIC
+ * @base_seq: the generation id (net->base_seq)
+ * @ntables: struct state_table records after the header
+ * @ncounters: struct state_counter records after those
+ * @table_handle: net->table_handle
+ * @dump_len: bytes of netlink dump after those
+ */
+struct state_hdr {
+	char magic[8];
+	uint32_t base_seq;
+	uint32_t ntables;
+	uint32_t ncounters;
+	uint32_t pad;
+	uint64_t table_handle;
+	uint64_t dump_len;
+};
+
+/* a table's handle generator */
+struct state_table {
+	uint8_t family;
+	char name[NFT_TABLE_MAXNAMELEN];
+	uint64_t hgenerator;
+};
+
+enum { STATE_CNT_RULE, STATE_CNT_OBJ };
+
+/*
+ * a counter: the @index-th counter expression of rule @handle, or named
+ * counter @handle, of table (@family, @table); @slot in the counter map,
+ * which holds what it counted beyond @packets/@bytes
+ */
+struct state_counter {
+	uint8_t family;
+	uint8_t kind;
+	char table[NFT_TABLE_MAXNAMELEN];
+	uint64_t handle;
+	uint32_t index;
+	uint32_t slot;
+	uint64_t packets;
+	uint64_t bytes;
+};
+
+/**
+ * struct state_replay - a restore batch in flight (client.restore)
+ * @handles: the handle each message of the batch had (0: none)
+ * @n: count
+ * @i: next message
+ */
+struct state_replay {
+	uint64_t *handles;
+	size_t n, i;
+};
+
+static int state_path(const struct net *net, char *buf, size_t len,
+		      const char *suffix)
+{
+	int n = snprintf(buf, len, "%s/%llu%s", nfnl_state_dir,
+			 (unsigned long long)net->ns_ino, suffix);
+
+	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
+}
+
+static int buf_add(struct nfnl_buf *b, const void *p, size_t n)
+{
+	if (!nfnl_buf_reserve(b, n))
+		return -ENOMEM;
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+/* dump request @type of @family into @cl (GETSETELEM: of set @set) */
+static void dump(struct client *cl, uint16_t type, uint8_t family,
+		 const struct set *set)
+{
+	struct nfnl_buf req;
+	size_t off;
+
+	nfnl_buf_init(&req);
+	off = nfnl_msg_start(&req, (NFNL_SUBSYS_NFTABLES << 8) | type,
+			     NLM_F_REQUEST | NLM_F_DUMP, 0, 0, family, 0);
+	if (set) {
+		nfnl_put_str(&req, NFTA_SET_ELEM_LIST_TABLE, set->table->name);
+		nfnl_put_str(&req, NFTA_SET_ELEM_LIST_SET, set->name);
+	}
+	nfnl_msg_end(&req, off);
+	if (!req.err)
+		nfnl_rcv(cl, req.data, req.len);
+	nfnl_buf_fini(&req);
+}
+
+/* the counters of the live generation into @b; their count */
+static uint32_t save_counters(struct net *net, struct nfnl_buf *b)
+{
+	uint8_t cur = genmask_cur(net);
+	struct state_counter sc;
+	struct table *t;
+	struct chain *c;
+	struct object *o;
+	struct rule *r;
+	struct expr *e;
+	uint32_t n = 0;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (!active(t->genmask, cur))
+			continue;
+		memset(&sc, 0, sizeof(sc));
+		sc.family = t->family;
+		snprintf(sc.table, sizeof(sc.table), "%s", t->name);
+		list_for_each_entry(c, &t->chains, list) {
+			if (!active(c->genmask, cur))
+				continue;
+			list_for_each_entry(r, &c->rules, list) {
+				if (!active(r->genmask, cur))
+					continue;
+				sc.kind = STATE_CNT_RULE;
+				sc.handle = r->handle;
+				sc.index = 0;
+				rule_for_each_expr(e, r) {
+					struct expr_counter *ec;
+
+					if (e->type != EXPR_COUNTER)
+						continue;
+					ec = expr_priv(e);
+					sc.slot = ec->slot;
+					if (!dataplane_counter_base(net, ec->slot,
+								    &sc.packets,
+								    &sc.bytes) &&
+					    !buf_add(b, &sc, sizeof(sc)))
+						n++;
+					sc.index++;
+				}
+			}
+		}
+		list_for_each_entry(o, &t->objects, list) {
+			if (!active(o->genmask, cur) ||
+			    o->type != NFT_OBJECT_COUNTER)
+				continue;
+			sc.kind = STATE_CNT_OBJ;
+			sc.handle = o->handle;
+			sc.index = 0;
+			sc.slot = o->dp_slot[0];
+			if (!dataplane_counter_base(net, sc.slot, &sc.packets,
+						    &sc.bytes) &&
+			    !buf_add(b, &sc, sizeof(sc)))
+				n++;
+		}
+	}
+	return n;
+}
+
+int nfnl_state_save(struct net *net)
+{
+	static const uint16_t types[] = {
+		NFT_MSG_GETTABLE, NFT_MSG_GETCHAIN, NFT_MSG_GETSET,
+		NFT_MSG_GETOBJ,
+	};
+	struct client cl = { .net = net, .privileged = true };
+	char path[4096], tmp[4096 + 8];
+	struct state_hdr h = { .magic = STATE_MAGIC };
+	struct nfnl_buf b;
+	struct table *t;
+	struct set *s;
+	size_t i;
+	int fd, ret = 0;
+
+	if (!nfnl_state_dir)
+		return 0;
+	if (state_path(net, path, sizeof(path), "") ||
+	    state_path(net, tmp, sizeof(tmp), ".tmp"))
+		return -ENAMETOOLONG;
+	/* 1. header, generators, counters; 2. the dump (into cl.out) */
+	nfnl_buf_init(&b);
+	nfnl_buf_init(&cl.out.buf);
+	h.base_seq = net->base_seq;
+	h.table_handle = net->table_handle;
+	buf_add(&b, &h, sizeof(h));
+	list_for_each_entry(t, &net->tables, list) {
+		struct state_table st = { .family = t->family,
+					  .hgenerator = t->hgenerator };
+
+		if (!active(t->genmask, genmask_cur(net)))
+			continue;
+		snprintf(st.name, sizeof(st.name), "%s", t->name);
+		if (!buf_add(&b, &st, sizeof(st)))
+			h.ntables++;
+	}
+	h.ncounters = save_counters(net, &b);
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		dump(&cl, types[i], NFPROTO_UNSPEC, NULL);
+	list_for_each_entry(t, &net->tables, list) {
+		if (!active(t->genmask, genmask_cur(net)))
+			continue;
+		list_for_each_entry(s, &t->sets, list)
+			if (active(s->genmask, genmask_cur(net)))
+				dump(&cl, NFT_MSG_GETSETELEM, t->family, s);
+	}
+	dump(&cl, NFT_MSG_GETRULE, NFPROTO_UNSPEC, NULL);
+	h.dump_len = cl.out.buf.len;
+	if (b.err || cl.out.buf.err) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	memcpy(b.data, &h, sizeof(h));
+	/* 3. write beside, then rename over */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	if (write(fd, b.data, b.len) != (ssize_t)b.len ||
+	    write(fd, cl.out.buf.data, cl.out.buf.len) !=
+	    (ssize_t)cl.out.buf.len || fsync(fd))
+		ret = errno ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+out_free:
+	nfnl_buf_fini(&b);
+	nfnl_out_fini(&cl.out);
+	return ret;
+}
+
+void nfnl_state_remove(struct net *net)
+{
+	char path[4096];
+
+	if (nfnl_state_dir && !state_path(net, path, sizeof(path), ""))
+		unlink(path);
+}
+
+/* the attribute that carries each message type's handle (0: none) */
+static uint16_t handle_attr(uint16_t type)
+{
+	switch (type) {
+	case NFT_MSG_NEWTABLE:	return NFTA_TABLE_HANDLE;
+	case NFT_MSG_NEWCHAIN:	return NFTA_CHAIN_HANDLE;
+	case NFT_MSG_NEWRULE:	return NFTA_RULE_HANDLE;
+	case NFT_MSG_NEWSET:	return NFTA_SET_HANDLE;
+	case NFT_MSG_NEWOBJ:	return NFTA_OBJ_HANDLE;
+	default:		return 0;
+	}
+}
+
+void nfnl_state_handle(struct client *cl, const struct nlmsghdr *nlh,
+		       const struct nlattr *const *cda)
+{
+	struct state_replay *rp = cl->restore;
+	const struct nfgenmsg *nfg = NLMSG_DATA(nlh);
+	uint16_t type = NFNL_MSG_TYPE(nlh->nlmsg_type);
+	struct table *t;
+	uint64_t handle;
+
+	if (rp->i >= rp->n)
+		return;
+	handle = rp->handles[rp->i++];
+	if (!handle)
+		return;
+	/* the handler takes ++generator: make that the handle it had */
+	if (type == NFT_MSG_NEWTABLE) {
+		cl->net->table_handle = handle - 1;
+		return;
+	}
+	/* NFTA_{CHAIN,RULE,SET,OBJ}_TABLE are all attribute 1 */
+	if (!cda[1])
+		return;
+	list_for_each_entry(t, &cl->net->tables, list)
+		if (t->family == nfg->nfgen_family &&
+		    active(t->genmask, genmask_next(cl->net)) &&
+		    !nfnl_attr_strcmp(cda[1], t->name)) {
+			t->hgenerator = handle - 1;
+			break;
+		}
+}
+
+/* the top-level attribute of @nlh after @a (NULL: the first), NULL at
+ * the end or at a malformed one */
+static const struct nlattr *attr_next(const struct nlmsghdr *nlh, size_t hl,
+				      const struct nlattr *a)
+{
+	size_t off = a ? (size_t)((const char *)a - (const char *)nlh) +
+			 NLA_ALIGN(a->nla_len) : hl;
+
+	if (off + NLA_HDRLEN > nlh->nlmsg_len)
+		return NULL;
+	a = (const void *)((const char *)nlh + off);
+	if (a->nla_len < NLA_HDRLEN || off + a->nla_len > nlh->nlmsg_len)
+		return NULL;
+	return a;
+}
+
+/*
+ * replay_add - append dumped message @nlh to batch @b as its NEW request,
+ * without its handle attribute (kept in @rp); tables owned by a client
+ * socket (NFT_TABLE_F_OWNER) are not restored: their owner's socket
+ * closed with the earlier nfbpfd, which drops them in the kernel.
+ * Return: 0 or -ENOMEM.
+ */
+static int replay_add(struct nfnl_buf *b, struct state_replay *rp,
+		      const struct nlmsghdr *nlh, struct nfnl_buf *skipped)
+{
+	uint16_t type = NFNL_MSG_TYPE(nlh->nlmsg_type), ha = handle_attr(type);
+	size_t hl = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct nfgenmsg));
+	const struct nfgenmsg *nfg = NLMSG_DATA(nlh);
+	const struct nlattr *a;
+	struct nlmsghdr *out;
+	uint64_t handle = 0, *nh;
+	size_t off = b->len;
+	const char *table = NULL;
+
+	if (nlh->nlmsg_len < hl)
+		return 0;
+	/* 0. the table it belongs to, owned tables */
+	for (a = NULL; (a = attr_next(nlh, hl, a)); ) {
+		uint16_t at = a->nla_type & NLA_TYPE_MASK;
+
+		if (at == 1)	/* NFTA_TABLE_NAME, NFTA_*_TABLE */
+			table = (const char *)a + NLA_HDRLEN;
+		if (type == NFT_MSG_NEWTABLE && at == NFTA_TABLE_FLAGS &&
+		    a->nla_len >= NLA_HDRLEN + 4 &&
+		    (be32toh(*(const uint32_t *)((const char *)a + NLA_HDRLEN)) &
+		     NFT_TABLE_F_OWNER)) {
+			struct state_table st = { .family = nfg->nfgen_family };
+
+			snprintf(st.name, sizeof(st.name), "%s", table ? table : "");
+			return buf_add(skipped, &st, sizeof(st));
+		}
+	}
+	if (table) {
+		const struct state_table *st = (const void *)skipped->data;
+		size_t i;
+
+		for (i = 0; i < skipped->len / sizeof(*st); i++)
+			if (st[i].family == nfg->nfgen_family &&
+			    !strcmp(st[i].name, table))
+				return 0;
+	}
+	/* 1. the message without its handle */
+	if (!nfnl_buf_reserve(b, nlh->nlmsg_len + NLA_ALIGNTO))
+		return -ENOMEM;
+	memcpy(b->data + b->len, nlh, hl);
+	b->len += hl;
+	for (a = NULL; (a = attr_next(nlh, hl, a)); ) {
+		uint16_t at = a->nla_type & NLA_TYPE_MASK;
+
+		if (ha && at == ha && a->nla_len == NLA_HDRLEN + 8) {
+			memcpy(&handle, (const char *)a + NLA_HDRLEN, 8);
+			handle = be64toh(handle);
+			continue;
+		}
+		memcpy(b->data + b->len, a, a->nla_len);
+		memset(b->data + b->len + a->nla_len, 0,
+		       NLA_ALIGN(a->nla_len) - a->nla_len);
+		b->len += NLA_ALIGN(a->nla_len);
+	}
+	out = (struct nlmsghdr *)(b->data + off);
+	out->nlmsg_len = b->len - off;
+	out->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE |
+			   (type == NFT_MSG_NEWRULE ? NLM_F_APPEND : 0);
+	out->nlmsg_seq = rp->n + 1;
+	out->nlmsg_pid = 0;
+	nh = realloc(rp->handles, (rp->n + 1) * sizeof(*nh));
+	if (!nh)
+		return -ENOMEM;
+	rp->handles = nh;
+	rp->handles[rp->n++] = handle;
+	return 0;
+}
+
+/* the first error the restore batch got, 0 if none */
+static int replay_errors(const struct nfnl_buf *o, const char **msg)
+{
+	const struct nlmsghdr *nlh;
+	size_t off = 0;
+
+	*msg = NULL;
+	while (off + NLMSG_HDRLEN <= o->len) {
+		nlh = (const void *)(o->data + off);
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || off + nlh->nlmsg_len > o->len)
+			break;
+		if (nlh->nlmsg_type == NLMSG_ERROR &&
+		    nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr)) {
+			const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+			if (e->error)
+				return e->error;
+		}
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	return 0;
+}
+
+/* the counter expression @index of rule @handle of @t (NULL: none) */
+static struct expr_counter *rule_counter(struct table *t, uint64_t handle,
+					 uint32_t index, uint8_t cur)
+{
+	struct chain *c;
+	struct rule *r;
+	struct expr *e;
+
+	list_for_each_entry(c, &t->chains, list)
+		list_for_each_entry(r, &c->rules, list) {
+			if (r->handle != handle || !active(r->genmask, cur))
+				continue;
+			rule_for_each_expr(e, r)
+				if (e->type == EXPR_COUNTER && !index--)
+					return expr_priv(e);
+			return NULL;
+		}
+	return NULL;
+}
+
+/*
+ * carry_counters - each counter of the state file now counts on from what
+ * the earlier nfbpfd's counted: its base plus what its map holds (nothing
+ * counts there since our walkers run), where the rebuilt one started from
+ * the value of the last commit
+ */
+static void carry_counters(struct net *net, const struct state_counter *sc,
+			   uint32_t n)
+{
+	uint8_t cur = genmask_cur(net);
+	uint32_t i, slot;
+
+	for (i = 0; i < n; i++) {
+		uint64_t p, by, p0, b0;
+		struct table *t;
+
+		t = ruleset_table_lookup(net, sc[i].table, sc[i].family, cur);
+		if (!t)
+			continue;
+		if (sc[i].kind == STATE_CNT_RULE) {
+			struct expr_counter *c = rule_counter(t, sc[i].handle,
+							      sc[i].index, cur);
+
+			if (!c)
+				continue;
+			slot = c->slot;
+		} else {
+			struct object *o = ruleset_obj_lookup_handle(t, sc[i].handle,
+								     NFT_OBJECT_COUNTER,
+								     cur);
+
+			if (!o)
+				continue;
+			slot = o->dp_slot[0];
+		}
+		/* ours started from the last commit's value (its base) */
+		if (dataplane_restore_counter(net, sc[i].slot, &p, &by) ||
+		    dataplane_counter_base(net, slot, &p0, &b0))
+			continue;
+		/* (unsigned wrap: a negative sub adds) */
+		dataplane_counter_sub(net, slot, p0 - (sc[i].packets + p),
+				      b0 - (sc[i].bytes + by));
+	}
+}
+
+int nfnl_state_restore(struct net *net, const char **msg)
+{
+	struct client cl = { .net = net, .privileged = true };
+	struct state_replay rp = { NULL, 0, 0 };
+	struct nfnl_buf batch, skipped;
+	const struct state_table *st;
+	struct state_hdr h;
+	struct stat sb;
+	char path[4096];
+	uint8_t *data = NULL;
+	size_t off, len;
+	uint32_t i;
+	int fd, ret;
+
+	*msg = NULL;
+	if (!nfnl_state_dir || state_path(net, path, sizeof(path), ""))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	/* 0. a namespace without pins is not the one the file was of */
+	ret = dataplane_restore_begin(net);
+	if (ret) {
+		close(fd);
+		if (ret == -ENOENT)
+			unlink(path);
+		return ret == -ENOENT ? 0 : ret;
+	}
+	/* 1. read and check the file */
+	ret = -EINVAL;
+	*msg = "state file is damaged";
+	if (fstat(fd, &sb) || sb.st_size < (off_t)sizeof(h) ||
+	    !(data = malloc(sb.st_size)) ||
+	    read(fd, data, sb.st_size) != sb.st_size)
+		goto out_close;
+	memcpy(&h, data, sizeof(h));
+	len = sizeof(h) + (size_t)h.ntables * sizeof(struct state_table) +
+	      (size_t)h.ncounters * sizeof(struct state_counter);
+	if (memcmp(h.magic, STATE_MAGIC, 8) || h.ntables > sb.st_size ||
+	    h.ncounters > sb.st_size || len + h.dump_len != (size_t)sb.st_size)
+		goto out_close;
+	/* 2. the dump as one batch, handles aside */
+	nfnl_buf_init(&batch);
+	nfnl_buf_init(&skipped);
+	nfnl_buf_init(&cl.out.buf);
+	off = nfnl_msg_start(&batch, NFNL_MSG_BATCH_BEGIN, NLM_F_REQUEST, 0, 0,
+			     NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES);
+	nfnl_msg_end(&batch, off);
+	for (off = len; off + NLMSG_HDRLEN <= (size_t)sb.st_size; ) {
+		const struct nlmsghdr *nlh = (const void *)(data + off);
+
+		if (nlh->nlmsg_len < NLMSG_HDRLEN ||
+		    off + nlh->nlmsg_len > (size_t)sb.st_size)
+			break;
+		if (NFNL_SUBSYS_ID(nlh->nlmsg_type) == NFNL_SUBSYS_NFTABLES &&
+		    replay_add(&batch, &rp, nlh, &skipped)) {
+			batch.err = -ENOMEM;
+			break;
+		}
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	off = nfnl_msg_start(&batch, NFNL_MSG_BATCH_END, NLM_F_REQUEST, 0, 0,
+			     NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES);
+	nfnl_msg_end(&batch, off);
+	/* 3. replay: the commit adopts the pinned dataplane */
+	if (batch.err) {
+		ret = -ENOMEM;
+		*msg = "out of memory";
+	} else {
+		cl.restore = &rp;
+		nfnl_rcv(&cl, batch.data, batch.len);
+		cl.restore = NULL;
+		ret = replay_errors(&cl.out.buf, msg);
+		if (ret && !*msg)
+			*msg = "the ruleset of the state file was refused";
+	}
+	if (!ret) {
+		/* 4. generators, generation id, counters as they were */
+		st = (const void *)(data + sizeof(h));
+		for (i = 0; i < h.ntables; i++) {
+			struct table *t = ruleset_table_lookup(net, st[i].name,
+							       st[i].family,
+							       genmask_cur(net));
+
+			if (t)
+				t->hgenerator = st[i].hgenerator;
+		}
+		net->table_handle = h.table_handle;
+		net->base_seq = h.base_seq;
+		carry_counters(net, (const void *)(st + h.ntables), h.ncounters);
+		*msg = NULL;
+	}
+	nfnl_buf_fini(&batch);
+	nfnl_buf_fini(&skipped);
+	nfnl_out_fini(&cl.out);
+	free(rp.handles);
+out_close:
+	dataplane_restore_end(net);
+	free(data);
+	close(fd);
+	/* the carried counters are the ones to keep from now on */
+	if (!ret)
+		ret = nfnl_state_save(net);
+	return ret;
+}
