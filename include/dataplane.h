@@ -180,6 +180,13 @@ int dataplane_restore_begin(struct net *net);
 int dataplane_restore_counter(struct net *net, uint32_t slot,
 			      uint64_t *packets, uint64_t *bytes);
 
+/**
+ * dataplane_restore_word - what the earlier nfbpfd's state map holds in
+ * @slot (a quota's consumed bytes, a limit's bucket).
+ * Return: 0 or -errno.
+ */
+int dataplane_restore_word(struct net *net, uint32_t slot, uint64_t *val);
+
 /** dataplane_restore_end - close what dataplane_restore_begin() opened */
 void dataplane_restore_end(struct net *net);
 

@@ -35,6 +35,8 @@
 #include "dataplane.h"
 #include "object.h"
 #include "expr/counter.h"
+#include "expr/limit.h"
+#include "expr/quota.h"
 
 const char *nfnl_state_dir;
 
@@ -67,12 +69,20 @@ struct state_table {
 	uint64_t hgenerator;
 };
 
-enum { STATE_CNT_RULE, STATE_CNT_OBJ };
+/* what a struct state_counter is of */
+enum {
+	STATE_CNT_RULE,		/* a counter expression of a rule */
+	STATE_CNT_OBJ,		/* a named counter */
+	STATE_WORD_RULE,	/* a quota or limit expression of a rule */
+	STATE_WORD_OBJ,		/* a named quota (consumed) or limit (bucket) */
+};
 
 /*
  * a counter: the @index-th counter expression of rule @handle, or named
  * counter @handle, of table (@family, @table); @slot in the counter map,
- * which holds what it counted beyond @packets/@bytes
+ * which holds what it counted beyond @packets/@bytes. A state word (kind
+ * STATE_WORD_*, the @index-th quota or limit expression of the rule):
+ * @slot in the state map, which holds the word itself.
  */
 struct state_counter {
 	uint8_t family;
@@ -134,6 +144,37 @@ static void dump(struct client *cl, uint16_t type, uint8_t family,
 	nfnl_buf_fini(&req);
 }
 
+/* the state slot of quota or limit expression @e, 0 if none */
+static uint32_t expr_word(const struct expr *e)
+{
+	if (e->type == EXPR_QUOTA)
+		return ((const struct expr_quota *)expr_priv(e))->slot;
+	if (e->type == EXPR_LIMIT)
+		return ((const struct expr_limit *)expr_priv(e))->slot;
+	return 0;
+}
+
+/* the state words of @r's quota and limit expressions into @b; count */
+static uint32_t save_words(struct rule *r, struct state_counter *sc,
+			   struct nfnl_buf *b)
+{
+	struct expr *e;
+	uint32_t n = 0;
+
+	sc->kind = STATE_WORD_RULE;
+	sc->index = 0;
+	sc->packets = sc->bytes = 0;
+	rule_for_each_expr(e, r) {
+		if (e->type != EXPR_QUOTA && e->type != EXPR_LIMIT)
+			continue;
+		sc->slot = expr_word(e);
+		if (sc->slot && !buf_add(b, sc, sizeof(*sc)))
+			n++;
+		sc->index++;
+	}
+	return n;
+}
+
 /* the counters of the live generation into @b; their count */
 static uint32_t save_counters(struct net *net, struct nfnl_buf *b)
 {
@@ -158,8 +199,9 @@ static uint32_t save_counters(struct net *net, struct nfnl_buf *b)
 			list_for_each_entry(r, &c->rules, list) {
 				if (!active(r->genmask, cur))
 					continue;
-				sc.kind = STATE_CNT_RULE;
 				sc.handle = r->handle;
+				n += save_words(r, &sc, b);
+				sc.kind = STATE_CNT_RULE;
 				sc.index = 0;
 				rule_for_each_expr(e, r) {
 					struct expr_counter *ec;
@@ -178,8 +220,18 @@ static uint32_t save_counters(struct net *net, struct nfnl_buf *b)
 			}
 		}
 		list_for_each_entry(o, &t->objects, list) {
-			if (!active(o->genmask, cur) ||
-			    o->type != NFT_OBJECT_COUNTER)
+			if (!active(o->genmask, cur))
+				continue;
+			if ((o->type == OBJ_TYPE_QUOTA ||
+			     o->type == OBJ_TYPE_LIMIT) && o->dp_slot[0]) {
+				sc.kind = STATE_WORD_OBJ;
+				sc.handle = o->handle;
+				sc.index = o->type;
+				sc.slot = o->dp_slot[0];
+				if (!buf_add(b, &sc, sizeof(sc)))
+					n++;
+			}
+			if (o->type != OBJ_TYPE_COUNTER)
 				continue;
 			sc.kind = STATE_CNT_OBJ;
 			sc.handle = o->handle;
@@ -337,6 +389,81 @@ static const struct nlattr *attr_next(const struct nlmsghdr *nlh, size_t hl,
 	return a;
 }
 
+/* append @a (aligned, zero padded) to @b */
+static void attr_copy(struct nfnl_buf *b, const struct nlattr *a)
+{
+	if (!nfnl_buf_reserve(b, NLA_ALIGN(a->nla_len)))
+		return;
+	memcpy(b->data + b->len, a, a->nla_len);
+	memset(b->data + b->len + a->nla_len, 0,
+	       NLA_ALIGN(a->nla_len) - a->nla_len);
+	b->len += NLA_ALIGN(a->nla_len);
+}
+
+/*
+ * exprs_copy - NFTA_RULE_EXPRESSIONS @list into @b, each dynset without
+ * a zero NFTA_DYNSET_TIMEOUT: the kernel dumps one for every dynset
+ * (nft_dynset_dump()) but refuses it on a set without timeouts (nft
+ * leaves it out when it reads a dump back)
+ */
+static void exprs_copy(struct nfnl_buf *b, const struct nlattr *list)
+{
+	const struct nlattr *e, *a, *d;
+	size_t nest, enest, dnest, lleft, eleft, dleft;
+	uint32_t flags;
+
+	nest = nfnl_nest_start(b, list->nla_type);
+	nfnl_attr_for_each_nested(e, list, lleft) {
+		const struct nlattr *name = NULL, *data = NULL;
+
+		nfnl_attr_for_each_nested(a, e, eleft) {
+			if ((a->nla_type & NLA_TYPE_MASK) == NFTA_EXPR_NAME)
+				name = a;
+			else if ((a->nla_type & NLA_TYPE_MASK) == NFTA_EXPR_DATA)
+				data = a;
+		}
+		if (!name || !data || nfnl_attr_strcmp(name, "dynset")) {
+			attr_copy(b, e);
+			continue;
+		}
+		enest = nfnl_nest_start(b, e->nla_type);
+		nfnl_attr_for_each_nested(a, e, eleft) {
+			if (a != data) {
+				attr_copy(b, a);
+				continue;
+			}
+			dnest = nfnl_nest_start(b, a->nla_type);
+			flags = 0;
+			nfnl_attr_for_each_nested(d, a, dleft) {
+				uint16_t dt = d->nla_type & NLA_TYPE_MASK;
+				uint64_t zero = 0;
+
+				if (dt == NFTA_DYNSET_TIMEOUT &&
+				    d->nla_len == NLA_HDRLEN + 8 &&
+				    !memcmp((const char *)d + NLA_HDRLEN, &zero, 8))
+					continue;
+				/* (flags again below) */
+				if (dt == NFTA_DYNSET_FLAGS &&
+				    d->nla_len == NLA_HDRLEN + 4) {
+					flags |= be32toh(*(const uint32_t *)
+						((const char *)d + NLA_HDRLEN));
+					continue;
+				}
+				/* the kernel dumps several expressions
+				 * without the flag it wants for them */
+				if (dt == NFTA_DYNSET_EXPRESSIONS)
+					flags |= NFT_DYNSET_F_EXPR;
+				attr_copy(b, d);
+			}
+			if (flags)
+				nfnl_put_be32(b, NFTA_DYNSET_FLAGS, flags);
+			nfnl_nest_end(b, dnest);
+		}
+		nfnl_nest_end(b, enest);
+	}
+	nfnl_nest_end(b, nest);
+}
+
 /*
  * replay_add - append dumped message @nlh to batch @b as its NEW request,
  * without its handle attribute (kept in @rp); tables owned by a client
@@ -384,7 +511,7 @@ static int replay_add(struct nfnl_buf *b, struct state_replay *rp,
 				return 0;
 	}
 	/* 1. the message without its handle */
-	if (!nfnl_buf_reserve(b, nlh->nlmsg_len + NLA_ALIGNTO))
+	if (!nfnl_buf_reserve(b, hl))
 		return -ENOMEM;
 	memcpy(b->data + b->len, nlh, hl);
 	b->len += hl;
@@ -396,11 +523,19 @@ static int replay_add(struct nfnl_buf *b, struct state_replay *rp,
 			handle = be64toh(handle);
 			continue;
 		}
-		memcpy(b->data + b->len, a, a->nla_len);
-		memset(b->data + b->len + a->nla_len, 0,
-		       NLA_ALIGN(a->nla_len) - a->nla_len);
-		b->len += NLA_ALIGN(a->nla_len);
+		if (type == NFT_MSG_NEWRULE && at == NFTA_RULE_EXPRESSIONS)
+			exprs_copy(b, a);
+		else
+			attr_copy(b, a);
 	}
+	/* a new set needs a batch-unique id (nf_tables_newset()) */
+	if (type == NFT_MSG_NEWSET) {
+		uint32_t id = htobe32(rp->n + 1);
+
+		nfnl_put(b, NFTA_SET_ID, &id, sizeof(id));
+	}
+	if (b->err)
+		return -ENOMEM;
 	out = (struct nlmsghdr *)(b->data + off);
 	out->nlmsg_len = b->len - off;
 	out->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE |
@@ -413,6 +548,116 @@ static int replay_add(struct nfnl_buf *b, struct state_replay *rp,
 	rp->handles = nh;
 	rp->handles[rp->n++] = handle;
 	return 0;
+}
+
+/* the attribute @type of message @nlh, NULL if none */
+static const struct nlattr *msg_attr(const struct nlmsghdr *nlh, uint16_t type)
+{
+	size_t hl = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct nfgenmsg));
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_len < hl)
+		return NULL;
+	for (a = NULL; (a = attr_next(nlh, hl, a)); )
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+	return NULL;
+}
+
+/* does NEWRULE @r go into the chain NEWCHAIN @c made? */
+static bool rule_of(const struct nlmsghdr *r, const struct nlmsghdr *c)
+{
+	const struct nlattr *rt = msg_attr(r, NFTA_RULE_TABLE),
+			    *rc = msg_attr(r, NFTA_RULE_CHAIN),
+			    *ct = msg_attr(c, NFTA_CHAIN_TABLE),
+			    *cn = msg_attr(c, NFTA_CHAIN_NAME);
+
+	return rt && rc && ct && cn &&
+	       ((const struct nfgenmsg *)NLMSG_DATA(r))->nfgen_family ==
+	       ((const struct nfgenmsg *)NLMSG_DATA(c))->nfgen_family &&
+	       rt->nla_len == ct->nla_len && rc->nla_len == cn->nla_len &&
+	       !memcmp(rt, ct, rt->nla_len) &&
+	       !memcmp((const char *)rc + NLA_HDRLEN,
+		       (const char *)cn + NLA_HDRLEN, rc->nla_len - NLA_HDRLEN);
+}
+
+static uint64_t chain_handle(const struct nlmsghdr *c)
+{
+	const struct nlattr *h = msg_attr(c, NFTA_CHAIN_HANDLE);
+	uint64_t v = 0;
+
+	if (h && h->nla_len == NLA_HDRLEN + 8)
+		memcpy(&v, (const char *)h + NLA_HDRLEN, 8);
+	return be64toh(v);
+}
+
+/*
+ * replay_all - the dump of @len bytes at @p as a batch into @b: everything
+ * but rules in dump order (tables, chains, sets, objects, elements), then
+ * the rules of bound chains (chain bindings, newest first: an inner one
+ * is bound by a rule of an outer one), then the others: a binding chain
+ * takes no rule once a rule binds it. 0 or -ENOMEM.
+ */
+static int replay_all(struct nfnl_buf *b, struct state_replay *rp,
+		      const uint8_t *p, size_t len, struct nfnl_buf *skipped)
+{
+	const struct nlmsghdr **m = NULL, **bind = NULL, *nlh;
+	size_t n = 0, nbind = 0, i, j, off;
+	int ret = 0;
+
+	for (off = 0; off + NLMSG_HDRLEN <= len; off += NLMSG_ALIGN(nlh->nlmsg_len)) {
+		const struct nlattr *f;
+		const void **v;
+
+		nlh = (const void *)(p + off);
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || off + nlh->nlmsg_len > len)
+			break;
+		if (NFNL_SUBSYS_ID(nlh->nlmsg_type) != NFNL_SUBSYS_NFTABLES)
+			continue;
+		v = realloc(m, (n + 1) * sizeof(*m));
+		if (!v)
+			goto out_nomem;
+		m = (const struct nlmsghdr **)v;
+		m[n++] = nlh;
+		f = msg_attr(nlh, NFTA_CHAIN_FLAGS);
+		if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWCHAIN || !f ||
+		    f->nla_len != NLA_HDRLEN + 4 ||
+		    !(be32toh(*(const uint32_t *)((const char *)f + NLA_HDRLEN)) &
+		      NFT_CHAIN_BINDING))
+			continue;
+		v = realloc(bind, (nbind + 1) * sizeof(*bind));
+		if (!v)
+			goto out_nomem;
+		bind = (const struct nlmsghdr **)v;
+		/* by handle, highest first */
+		for (j = nbind++; j && chain_handle(bind[j - 1]) < chain_handle(nlh); j--)
+			bind[j] = bind[j - 1];
+		bind[j] = nlh;
+	}
+	for (i = 0; i < n && !ret; i++)
+		if (NFNL_MSG_TYPE(m[i]->nlmsg_type) != NFT_MSG_NEWRULE)
+			ret = replay_add(b, rp, m[i], skipped);
+	for (j = 0; j < nbind; j++)
+		for (i = 0; i < n && !ret; i++)
+			if (NFNL_MSG_TYPE(m[i]->nlmsg_type) == NFT_MSG_NEWRULE &&
+			    rule_of(m[i], bind[j]))
+				ret = replay_add(b, rp, m[i], skipped);
+	for (i = 0; i < n && !ret; i++) {
+		if (NFNL_MSG_TYPE(m[i]->nlmsg_type) != NFT_MSG_NEWRULE)
+			continue;
+		for (j = 0; j < nbind && !rule_of(m[i], bind[j]); j++)
+			;
+		if (j == nbind)
+			ret = replay_add(b, rp, m[i], skipped);
+	}
+	free(m);
+	free(bind);
+	return ret;
+
+out_nomem:
+	free(m);
+	free(bind);
+	return -ENOMEM;
 }
 
 /* the first error the restore batch got, 0 if none */
@@ -430,12 +675,87 @@ static int replay_errors(const struct nfnl_buf *o, const char **msg)
 		    nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr)) {
 			const struct nlmsgerr *e = NLMSG_DATA(nlh);
 
-			if (e->error)
+			if (e->error) {
+				static char buf[256];
+				const char *why = "";
+				const struct nlattr *a = (const void *)(e + 1);
+				size_t left = nlh->nlmsg_len - NLMSG_HDRLEN -
+					      sizeof(*e);
+				size_t alen;
+
+				/* the extended ack's message (capped acks) */
+				while ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) &&
+				       left >= NLA_HDRLEN &&
+				       a->nla_len >= NLA_HDRLEN &&
+				       a->nla_len <= left) {
+					if (a->nla_type == NLMSGERR_ATTR_MSG)
+						why = (const char *)a + NLA_HDRLEN;
+					alen = NLA_ALIGN(a->nla_len);
+					if (alen >= left)
+						break;
+					left -= alen;
+					a = (const void *)((const char *)a + alen);
+				}
+				snprintf(buf, sizeof(buf),
+					 "message %u (type %u) of the state file refused: %.160s",
+					 e->msg.nlmsg_seq,
+					 NFNL_MSG_TYPE(e->msg.nlmsg_type), why);
+				*msg = buf;
 				return e->error;
+			}
 		}
 		off += NLMSG_ALIGN(nlh->nlmsg_len);
 	}
 	return 0;
+}
+
+/* the quota or limit expression @index of rule @handle of @t (NULL: none) */
+static struct expr *rule_word(struct table *t, uint64_t handle, uint32_t index,
+			      uint8_t cur)
+{
+	struct chain *c;
+	struct rule *r;
+	struct expr *e;
+
+	list_for_each_entry(c, &t->chains, list)
+		list_for_each_entry(r, &c->rules, list) {
+			if (r->handle != handle || !active(r->genmask, cur))
+				continue;
+			rule_for_each_expr(e, r)
+				if ((e->type == EXPR_QUOTA ||
+				     e->type == EXPR_LIMIT) && !index--)
+					return e;
+			return NULL;
+		}
+	return NULL;
+}
+
+/*
+ * carry_word - state word @sc (a quota's consumed bytes, a limit's
+ * bucket) as the earlier nfbpfd's map holds it: ours becomes that, plus
+ * what packets changed in ours since our walkers run
+ */
+static void carry_word(struct net *net, struct table *t,
+		       const struct state_counter *sc, uint8_t cur)
+{
+	uint64_t old, now;
+	uint32_t slot = 0;
+
+	if (sc->kind == STATE_WORD_RULE) {
+		struct expr *e = rule_word(t, sc->handle, sc->index, cur);
+
+		slot = e ? expr_word(e) : 0;
+	} else {
+		struct object *o = ruleset_obj_lookup_handle(t, sc->handle,
+							     sc->index, cur);
+
+		slot = o ? o->dp_slot[0] : 0;
+	}
+	if (!slot || dataplane_restore_word(net, sc->slot, &old) ||
+	    dataplane_state_read(net, slot, &now))
+		return;
+	/* (unsigned wrap: a negative sub adds) */
+	dataplane_state_sub(net, slot, now - old);
 }
 
 /* the counter expression @index of rule @handle of @t (NULL: none) */
@@ -477,6 +797,10 @@ static void carry_counters(struct net *net, const struct state_counter *sc,
 		t = ruleset_table_lookup(net, sc[i].table, sc[i].family, cur);
 		if (!t)
 			continue;
+		if (sc[i].kind == STATE_WORD_RULE || sc[i].kind == STATE_WORD_OBJ) {
+			carry_word(net, t, &sc[i], cur);
+			continue;
+		}
 		if (sc[i].kind == STATE_CNT_RULE) {
 			struct expr_counter *c = rule_counter(t, sc[i].handle,
 							      sc[i].index, cur);
@@ -486,7 +810,7 @@ static void carry_counters(struct net *net, const struct state_counter *sc,
 			slot = c->slot;
 		} else {
 			struct object *o = ruleset_obj_lookup_handle(t, sc[i].handle,
-								     NFT_OBJECT_COUNTER,
+								     OBJ_TYPE_COUNTER,
 								     cur);
 
 			if (!o)
@@ -505,7 +829,8 @@ static void carry_counters(struct net *net, const struct state_counter *sc,
 
 int nfnl_state_restore(struct net *net, const char **msg)
 {
-	struct client cl = { .net = net, .privileged = true };
+	struct client cl = { .net = net, .privileged = true,
+			     .nlflags = CLIENT_F_EXT_ACK | CLIENT_F_CAP_ACK };
 	struct state_replay rp = { NULL, 0, 0 };
 	struct nfnl_buf batch, skipped;
 	const struct state_table *st;
@@ -551,19 +876,8 @@ int nfnl_state_restore(struct net *net, const char **msg)
 	off = nfnl_msg_start(&batch, NFNL_MSG_BATCH_BEGIN, NLM_F_REQUEST, 0, 0,
 			     NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES);
 	nfnl_msg_end(&batch, off);
-	for (off = len; off + NLMSG_HDRLEN <= (size_t)sb.st_size; ) {
-		const struct nlmsghdr *nlh = (const void *)(data + off);
-
-		if (nlh->nlmsg_len < NLMSG_HDRLEN ||
-		    off + nlh->nlmsg_len > (size_t)sb.st_size)
-			break;
-		if (NFNL_SUBSYS_ID(nlh->nlmsg_type) == NFNL_SUBSYS_NFTABLES &&
-		    replay_add(&batch, &rp, nlh, &skipped)) {
-			batch.err = -ENOMEM;
-			break;
-		}
-		off += NLMSG_ALIGN(nlh->nlmsg_len);
-	}
+	if (replay_all(&batch, &rp, data + len, sb.st_size - len, &skipped))
+		batch.err = -ENOMEM;
 	off = nfnl_msg_start(&batch, NFNL_MSG_BATCH_END, NLM_F_REQUEST, 0, 0,
 			     NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES);
 	nfnl_msg_end(&batch, off);

@@ -274,7 +274,8 @@ int dataplane_pins_flush(void)
 static struct {
 	struct net *net;
 	int counters_fd;
-} restore = { NULL, -1 };
+	int state_fd;
+} restore = { NULL, -1, -1 };
 
 int dataplane_restore_begin(struct net *net)
 {
@@ -288,6 +289,17 @@ int dataplane_restore_begin(struct net *net)
 		return fd;
 	restore.net = net;
 	restore.counters_fd = fd;
+	fd = offload_pin_get(net->ns_ino, "state");
+	restore.state_fd = fd < 0 ? -1 : fd;
+	return 0;
+}
+
+int dataplane_restore_word(struct net *net, uint32_t slot, uint64_t *val)
+{
+	if (net != restore.net || restore.state_fd < 0)
+		return -ENOENT;
+	if (bpf_map_lookup_elem(restore.state_fd, &slot, val))
+		return -errno;
 	return 0;
 }
 
@@ -321,6 +333,8 @@ void dataplane_restore_end(struct net *net)
 		return;
 	if (restore.counters_fd >= 0)
 		close(restore.counters_fd);
+	if (restore.state_fd >= 0)
+		close(restore.state_fd);
 	restore.net = NULL;
-	restore.counters_fd = -1;
+	restore.counters_fd = restore.state_fd = -1;
 }

@@ -26,10 +26,15 @@ s=${tag}bs r=${tag}br
 
 cat >"$work/rules.nft" <<'NFT'
 table inet f {
+	counter c10 {
+	}
+	quota q9 {
+		100000 bytes
+	}
 	chain in {
 		type filter hook input priority filter; policy accept;
-		udp dport 9 counter drop
-		udp dport 10 counter accept
+		udp dport 9 quota name "q9" counter drop
+		udp dport 10 counter name "c10" counter accept
 	}
 }
 NFT
@@ -73,21 +78,23 @@ round killed "9:0 10:$COUNT"
 # second link at the same hook point would be EBUSY)
 e2e_daemon || { echo "persist e2e: nfbpfd did not restart"; exit 1; }
 ip netns exec "$r" "$run" nft -a list ruleset >"$work/list.restarted" 2>&1
-sed "s/packets $COUNT bytes 150/packets $((2 * COUNT)) bytes 300/" \
-	"$work/list.before" >"$work/list.want"
+sed "s/packets $COUNT bytes 150/packets $((2 * COUNT)) bytes 300/
+     s/used 150 bytes/used 300 bytes/" "$work/list.before" >"$work/list.want"
+grep -q "used 150 bytes" "$work/list.before" ||
+	fail "quota before the kill: $(cat "$work/list.before")"
 ip netns exec "$r" "$run" nft list ruleset >"$work/list.after" 2>&1
 diff -u "$work/list.want" "$work/list.after" ||
 	fail "listing after the restart differs (counters carried over?)"
-grep -q "udp dport 10 counter packets .* accept # handle 3" "$work/list.restarted" ||
+grep -q "udp dport 10 counter name \"c10\" counter packets .* accept # handle 5" "$work/list.restarted" ||
 	fail "handles after the restart: $(cat "$work/list.restarted")"
 round restarted "9:0 10:$COUNT"
-# the rebuilt model takes changes: a new rule (handle 5, after 4 ...)
+# the rebuilt model takes changes: a new rule gets the next handle
 ip netns exec "$r" "$run" nft add rule inet f in udp dport 11 counter drop ||
 	fail "nft add rule after the restart failed"
 ip netns exec "$r" "$run" nft -a list chain inet f in >"$work/list.added" 2>&1
-grep -q "udp dport 11 counter packets 0 bytes 0 drop # handle 4" "$work/list.added" ||
+grep -q "udp dport 11 counter packets 0 bytes 0 drop # handle 6" "$work/list.added" ||
 	fail "the rule added after the restart: $(cat "$work/list.added")"
-grep -q "udp dport 9 counter packets $((3 * COUNT)) bytes 450 drop" "$work/list.added" ||
+grep -q "udp dport 9 quota name \"q9\" counter packets $((3 * COUNT)) bytes 450 drop" "$work/list.added" ||
 	fail "counters after the restart: $(cat "$work/list.added")"
 round added "9:0 10:$COUNT"
 [ "$(pins | grep -c '^nf_')" = 2 ] || fail "pins after the restart: $(pins | tr '\n' ' ')"

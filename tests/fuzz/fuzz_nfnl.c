@@ -185,6 +185,12 @@ int dataplane_restore_counter(struct net *net, uint32_t slot,
 	return -ENOENT;
 }
 
+int dataplane_restore_word(struct net *net, uint32_t slot, uint64_t *val)
+{
+	(void)net; (void)slot; (void)val;
+	return -ENOENT;
+}
+
 void dataplane_restore_end(struct net *net) { (void)net; }
 void dataplane_net_unpin(struct net *net) { (void)net; }
 
