@@ -191,6 +191,12 @@ int dataplane_restore_word(struct net *net, uint32_t slot, uint64_t *val);
 void dataplane_restore_end(struct net *net);
 
 /**
+ * dataplane_pins_each - @fn(@arg, inode) for each namespace with pins under
+ * the pin root (stops at the first non-zero return, which it returns)
+ */
+int dataplane_pins_each(int (*fn)(void *arg, uint64_t ino), void *arg);
+
+/**
  * dataplane_pins_flush - remove the pins of every namespace under the
  * pin root (nfbpfd --flush-pins). Return: 0 or the first -errno.
  */

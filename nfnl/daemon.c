@@ -20,6 +20,7 @@
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -788,6 +789,49 @@ static void reach_tick(void)
 	free(ns);
 }
 
+/*
+ * restore_ns - dataplane_pins_each() callback: serve the namespace of inode @ino
+ * now if a name in /run/netns or a process in /proc shows it (its model is
+ * rebuilt and its pinned dataplane adopted); else at its first client
+ */
+static int restore_ns(void *arg, uint64_t ino)
+{
+	static const char *const dirs[] = { "/run/netns", "/proc" };
+	char path[300];
+	struct dirent *de;
+	struct stat st;
+	unsigned int i;
+	int fd;
+
+	(void)arg;
+	for (i = 0; i < 2; i++) {
+		DIR *d = opendir(dirs[i]);
+
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.' ||
+			    (i == 1 && (de->d_name[0] < '0' || de->d_name[0] > '9')))
+				continue;
+			snprintf(path, sizeof(path), i ? "%s/%s/ns/net" : "%s/%s",
+				 dirs[i], de->d_name);
+			if (stat(path, &st) || st.st_ino != ino)
+				continue;
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (net_get(fd))
+				logmsg(LOG_INFO, "network namespace %llu: served at startup (%s)",
+				       (unsigned long long)ino, path);
+			close(fd);
+			closedir(d);
+			return 0;
+		}
+		closedir(d);
+	}
+	return 0;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -895,6 +939,8 @@ int main(int argc, char **argv)
 		epoll_ctl(d.epfd, EPOLL_CTL_ADD, dataplane_routes_fd(), &ev);
 	}
 	logmsg(LOG_INFO, "listening on %s", d.sock_path);
+	/* the namespaces an earlier nfbpfd left pinned, where reachable */
+	dataplane_pins_each(restore_ns, NULL);
 
 	while (!d.stop) {
 		struct epoll_event evs[64];

@@ -338,3 +338,25 @@ void dataplane_restore_end(struct net *net)
 	restore.net = NULL;
 	restore.counters_fd = restore.state_fd = -1;
 }
+
+int dataplane_pins_each(int (*fn)(void *arg, uint64_t ino), void *arg)
+{
+	struct dirent *de;
+	char *end;
+	DIR *d;
+	int ret = 0;
+
+	if (!pin_root)
+		return 0;
+	d = opendir(pin_root);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!ret && (de = readdir(d))) {
+		unsigned long long ino = strtoull(de->d_name, &end, 10);
+
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9' && !*end)
+			ret = fn(arg, ino);
+	}
+	closedir(d);
+	return ret;
+}

@@ -76,7 +76,17 @@ round killed "9:0 10:$COUNT"
 # pinned hook points: its listing is the earlier one with the datagrams
 # counted while it was down; its commit replaced the pinned walkers (a
 # second link at the same hook point would be EBUSY)
+# (a process in the namespace lets nfbpfd find it at startup, /proc/PID/ns/net)
+ip netns exec "$r" sleep 60 &
+keeper=$!
+e2e_on_exit() { kill "$keeper" 2>/dev/null; }
 e2e_daemon || { echo "persist e2e: nfbpfd did not restart"; exit 1; }
+for _ in $(seq 50); do
+	grep -q "namespace $ino: served at startup" "$work/nfbpfd.log" && break
+	sleep 0.1
+done
+grep -q "namespace $ino: ruleset restored" "$work/nfbpfd.log" ||
+	fail "not restored at startup: $(tail -3 "$work/nfbpfd.log")"
 ip netns exec "$r" "$run" nft -a list ruleset >"$work/list.restarted" 2>&1
 sed "s/packets $COUNT bytes 150/packets $((2 * COUNT)) bytes 300/
      s/used 150 bytes/used 300 bytes/" "$work/list.before" >"$work/list.want"
