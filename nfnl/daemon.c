@@ -841,7 +841,8 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nfbpfd [--socket PATH] [--state-dir DIR] [--pin-dir DIR] [--foreground] [--verbose]\n"
-		   "state (default " NFBPF_DEFAULT_STATE_DIR "): each namespace's committed ruleset\n"
+		   "state (default " NFBPF_DEFAULT_STATE_DIR ", none: no state): each namespace's\n"
+		   "committed ruleset, for a restart\n"
 		   "       nfbpfd [--pin-dir DIR] --flush-pins\n"
 		   "pins (default " NFBPF_DEFAULT_PIN_DIR ") keep each namespace's firewall up after\n"
 		   "nfbpfd stops; --flush-pins removes them all (the firewalls detach) and exits\n");
@@ -892,7 +893,9 @@ int main(int argc, char **argv)
 				pin_dir, strerror(-opt));
 		return opt ? 1 : 0;
 	}
-	if (mkdir(state_dir, 0700) && errno != EEXIST) {
+	if (!strcmp(state_dir, "none"))
+		state_dir = NULL;	/* no state: nothing to rebuild from */
+	if (state_dir && mkdir(state_dir, 0700) && errno != EEXIST) {
 		fprintf(stderr, "nfbpfd: cannot create state dir %s: %s\n",
 			state_dir, strerror(errno));
 		return 1;

@@ -305,9 +305,11 @@ int nfnl_state_save(struct net *net)
 		ret = -errno;
 		goto out_free;
 	}
+	/* no fsync: the file serves a restart while the pins exist, and
+	 * pins do not outlive the kernel */
 	if (write(fd, b.data, b.len) != (ssize_t)b.len ||
 	    write(fd, cl.out.buf.data, cl.out.buf.len) !=
-	    (ssize_t)cl.out.buf.len || fsync(fd))
+	    (ssize_t)cl.out.buf.len)
 		ret = errno ? -errno : -EIO;
 	if (close(fd) && !ret)
 		ret = -errno;
