@@ -783,6 +783,9 @@ static void reach_tick(void)
 			       "descriptor or socket refers to it): state freed",
 			       (unsigned long)net->ns_ino);
 			list_del(&net->list);
+			/* its state file and (in ruleset_net_free()) its
+			 * pins go: they would keep it for a restart */
+			nfnl_state_remove(net);
 			ruleset_net_free(net);
 		}
 	}

@@ -107,6 +107,23 @@ grep -q "udp dport 11 counter packets 0 bytes 0 drop # handle 6" "$work/list.add
 grep -q "udp dport 9 quota name \"q9\" counter packets $((3 * COUNT)) bytes 450 drop" "$work/list.added" ||
 	fail "counters after the restart: $(cat "$work/list.added")"
 round added "9:0 10:$COUNT"
+
+# a namespace nobody can reach any more is freed with its pins (a pinned
+# netfilter link would hold it) and its state file
+tino=$(unshare -n sh -c '"$1" nft -f "$2" && stat -L -c %i /proc/self/ns/net' \
+	sh "$run" "$work/rules.nft") || fail "transient namespace: nft -f failed"
+if [ -n "$tino" ]; then
+	for _ in $(seq 150); do
+		[ -z "$(nsenter -t "$holder" -m -- ls "$work/bpf/nfbpf/$tino" 2>/dev/null)" ] &&
+			[ ! -e "$work/state/$tino" ] && break
+		sleep 0.1
+	done
+	grep -q "namespace $tino is gone" "$work/nfbpfd.log" ||
+		fail "transient namespace $tino not freed: $(tail -2 "$work/nfbpfd.log")"
+	[ -z "$(nsenter -t "$holder" -m -- ls "$work/bpf/nfbpf/$tino" 2>/dev/null)" ] ||
+		fail "pins of the freed namespace $tino remain"
+	[ ! -e "$work/state/$tino" ] || fail "state file of the freed namespace $tino remains"
+fi
 [ "$(pins | grep -c '^nf_')" = 2 ] || fail "pins after the restart: $(pins | tr '\n' ' ')"
 { kill -9 "$dpid"; wait "$dpid"; } 2>/dev/null
 wait "$dpid" 2>/dev/null
