@@ -396,7 +396,7 @@ struct dataplane {
 	struct dp_qword *qpend;
 	uint32_t nqpend, capqpend;
 	/* the hook points of a dataplane pinned by an earlier nfbpfd were
-	 * adopted (adopt_links()): its walkers still run until the first
+	 * adopted (adopt_maps(), adopt_link()): its walkers still run until the first
 	 * publish replaces them */
 	bool adopted;
 };
@@ -992,7 +992,6 @@ static int adopt_link(void *arg, const char *name)
 	h->tramp_fd = bpf_prog_get_fd_by_id(info.link.prog_id);
 	if (h->tramp_fd < 0)
 		h->tramp_fd = -1;
-	dp->adopted = true;
 	return 0;
 }
 
@@ -1161,15 +1160,18 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		goto out_free;
 	}
 	/* 1. the earlier nfbpfd's links become our hook points, 2. our maps
-	 * are pinned (over its rule, counter and state maps) */
+	 * are pinned; over its rule, counter and state maps only once our
+	 * walkers replaced its (dataplane_publish()): until then a restart
+	 * still reads its counters there */
 	if (adopt) {
+		dp->adopted = true;
 		ret = offload_pin_each(net->ns_ino, adopt_link, dp);
 		if (ret) {
 			err->msg = "cannot adopt the pinned nfbpf links";
 			goto out_free;
 		}
 	}
-	ret = pin_maps(dp);
+	ret = adopt ? 0 : pin_maps(dp);
 	if (ret) {
 		snprintf(err->buf, sizeof(err->buf),
 			 "cannot pin the nfbpf dataplane maps: %s",
@@ -3772,6 +3774,8 @@ void dataplane_publish(struct net *net)
 		walkers_publish(dp);
 		hooks_settle(dp);
 		dp->adopted = false;
+		if (pin_maps(dp))
+			fprintf(stderr, "nfbpfd: cannot pin the dataplane maps\n");
 	} else {
 		/* new walkers know every shape of both generations, old
 		 * ones not those of the next: no packet may run an old

@@ -125,6 +125,16 @@ if [ -n "$tino" ]; then
 	[ ! -e "$work/state/$tino" ] || fail "state file of the freed namespace $tino remains"
 fi
 [ "$(pins | grep -c '^nf_')" = 2 ] || fail "pins after the restart: $(pins | tr '\n' ' ')"
+
+# a second kill and restart: what the first restart counted carries over too
+ip netns exec "$r" "$run" nft -a list ruleset >"$work/list.second" 2>&1
+{ kill -9 "$dpid"; wait "$dpid"; } 2>/dev/null
+e2e_daemon || { echo "persist e2e: nfbpfd did not restart"; exit 1; }
+ip netns exec "$r" "$run" nft -a list ruleset >"$work/list.second.after" 2>&1
+diff -u "$work/list.second" "$work/list.second.after" ||
+	fail "listing after the second restart differs"
+grep -q "udp dport 9 quota name \"q9\" counter packets $((4 * COUNT)) bytes 600 drop" "$work/list.second.after" ||
+	fail "counters after the second restart: $(cat "$work/list.second.after")"
 { kill -9 "$dpid"; wait "$dpid"; } 2>/dev/null
 wait "$dpid" 2>/dev/null
 dpid=
