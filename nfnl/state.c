@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/netlink.h>
@@ -40,7 +41,7 @@
 
 const char *nfnl_state_dir;
 
-#define STATE_MAGIC	"nfbpfst1"
+#define STATE_MAGIC	"nfbpfst2"
 
 /**
  * struct state_hdr - start of a state file (host byte order: the file is
@@ -51,6 +52,8 @@ const char *nfnl_state_dir;
  * @ncounters: struct state_counter records after those
  * @table_handle: net->table_handle
  * @dump_len: bytes of netlink dump after those
+ * @saved_ms: CLOCK_BOOTTIME of the dump, in ms (element expirations in the
+ *	      dump count from there; pins do not outlive a boot)
  */
 struct state_hdr {
 	char magic[8];
@@ -60,7 +63,16 @@ struct state_hdr {
 	uint32_t pad;
 	uint64_t table_handle;
 	uint64_t dump_len;
+	uint64_t saved_ms;
 };
+
+static uint64_t boottime_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* a table's handle generator */
 struct state_table {
@@ -100,10 +112,12 @@ struct state_counter {
  * @handles: the handle each message of the batch had (0: none)
  * @n: count
  * @i: next message
+ * @elapsed: ms since the dump
  */
 struct state_replay {
 	uint64_t *handles;
 	size_t n, i;
+	uint64_t elapsed;
 };
 
 static int state_path(const struct net *net, char *buf, size_t len,
@@ -271,6 +285,7 @@ int nfnl_state_save(struct net *net)
 	nfnl_buf_init(&cl.out.buf);
 	h.base_seq = net->base_seq;
 	h.table_handle = net->table_handle;
+	h.saved_ms = boottime_ms();
 	buf_add(&b, &h, sizeof(h));
 	list_for_each_entry(t, &net->tables, list) {
 		struct state_table st = { .family = t->family,
@@ -467,6 +482,49 @@ static void exprs_copy(struct nfnl_buf *b, const struct nlattr *list)
 }
 
 /*
+ * elems_copy - NFTA_SET_ELEM_LIST_ELEMENTS @list into @b, each element's
+ * NFTA_SET_ELEM_EXPIRATION less @elapsed ms (the time since the dump):
+ * an element that expired meanwhile is left out, as the kernel's GC would
+ * have removed it
+ */
+static void elems_copy(struct nfnl_buf *b, const struct nlattr *list,
+		       uint64_t elapsed)
+{
+	const struct nlattr *e, *a;
+	size_t nest, enest, lleft, eleft;
+
+	nest = nfnl_nest_start(b, list->nla_type);
+	nfnl_attr_for_each_nested(e, list, lleft) {
+		uint64_t exp = 0;
+		bool has = false;
+
+		nfnl_attr_for_each_nested(a, e, eleft)
+			if ((a->nla_type & NLA_TYPE_MASK) == NFTA_SET_ELEM_EXPIRATION &&
+			    a->nla_len == NLA_HDRLEN + 8) {
+				memcpy(&exp, (const char *)a + NLA_HDRLEN, 8);
+				exp = be64toh(exp);
+				has = true;
+			}
+		if (!has) {
+			attr_copy(b, e);
+			continue;
+		}
+		if (exp <= elapsed)
+			continue;
+		enest = nfnl_nest_start(b, e->nla_type);
+		nfnl_attr_for_each_nested(a, e, eleft) {
+			if ((a->nla_type & NLA_TYPE_MASK) == NFTA_SET_ELEM_EXPIRATION)
+				nfnl_put_be64(b, NFTA_SET_ELEM_EXPIRATION,
+					      exp - elapsed);
+			else
+				attr_copy(b, a);
+		}
+		nfnl_nest_end(b, enest);
+	}
+	nfnl_nest_end(b, nest);
+}
+
+/*
  * replay_add - append dumped message @nlh to batch @b as its NEW request,
  * without its handle attribute (kept in @rp); tables owned by a client
  * socket (NFT_TABLE_F_OWNER) are not restored: their owner's socket
@@ -527,6 +585,9 @@ static int replay_add(struct nfnl_buf *b, struct state_replay *rp,
 		}
 		if (type == NFT_MSG_NEWRULE && at == NFTA_RULE_EXPRESSIONS)
 			exprs_copy(b, a);
+		else if (type == NFT_MSG_NEWSETELEM &&
+			 at == NFTA_SET_ELEM_LIST_ELEMENTS)
+			elems_copy(b, a, rp->elapsed);
 		else
 			attr_copy(b, a);
 	}
@@ -833,7 +894,7 @@ int nfnl_state_restore(struct net *net, const char **msg)
 {
 	struct client cl = { .net = net, .privileged = true,
 			     .nlflags = CLIENT_F_EXT_ACK | CLIENT_F_CAP_ACK };
-	struct state_replay rp = { NULL, 0, 0 };
+	struct state_replay rp = { NULL, 0, 0, 0 };
 	struct nfnl_buf batch, skipped;
 	const struct state_table *st;
 	struct state_hdr h;
@@ -872,6 +933,7 @@ int nfnl_state_restore(struct net *net, const char **msg)
 	    h.ncounters > sb.st_size || len + h.dump_len != (size_t)sb.st_size)
 		goto out_close;
 	/* 2. the dump as one batch, handles aside */
+	rp.elapsed = boottime_ms() > h.saved_ms ? boottime_ms() - h.saved_ms : 0;
 	nfnl_buf_init(&batch);
 	nfnl_buf_init(&skipped);
 	nfnl_buf_init(&cl.out.buf);
