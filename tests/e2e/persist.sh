@@ -2,10 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # persist.sh - end to end: killing nfbpfd never opens the firewall. A
 # ruleset in the receiving netns of a veth pair drops udp port 9 and
-# accepts port 10; nfbpfd is killed with SIGKILL and the pinned dataplane
-# (a private bpffs, see lib.sh) still drops port 9 and lets port 10 pass;
-# `nfbpfd --flush-pins` removes the pins and port 9 passes again (so it was
-# the pins that filtered). Bounded sends: COUNT datagrams per port.
+# accepts port 10 (counted at the device's tcx ingress too), with a named
+# counter and quota. nfbpfd is killed with SIGKILL: the pinned dataplane (a
+# private bpffs, see lib.sh) still drops port 9 and lets port 10 pass.
+# Restarted, nfbpfd rebuilds the model at startup from its state directory
+# and adopts the pinned dataplane: `nft list ruleset` is the earlier one
+# plus the datagrams counted while it was down, handles are kept, packets
+# are still filtered, `nft add rule` gets the next handle; a second kill and
+# restart keeps the listing. A namespace nobody can reach any more is freed
+# with its pins and state file. Last, `nfbpfd --flush-pins` removes the pins
+# and port 9 passes (so it was the pins that filtered). Bounded sends: COUNT
+# datagrams per port.
 # Needs root; skipped (77) otherwise.
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
@@ -37,6 +44,12 @@ table inet f {
 		udp dport 10 counter name "c10" counter accept
 	}
 }
+table netdev n {
+	chain ing {
+		type filter hook ingress device "veth1" priority filter; policy accept;
+		udp dport 10 counter
+	}
+}
 NFT
 
 status=0
@@ -61,6 +74,7 @@ ip netns exec "$r" "$run" nft -f "$work/rules.nft" || { echo "persist e2e: nft -
 ino=$(ip netns exec "$r" stat -L -c %i /proc/self/ns/net)
 round loaded "9:0 10:$COUNT"
 pins | grep -q '^nf_10_1_0_' || fail "no pinned netfilter link: $(pins | tr '\n' ' ')"
+pins | grep -q '^tc_' || fail "no pinned tcx link: $(pins | tr '\n' ' ')"
 pins | grep -qx 'progs' || fail "no pinned walker prog array"
 
 # (counted by nfbpfd: round "loaded"; round "killed" only by the pins)
