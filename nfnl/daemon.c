@@ -844,11 +844,11 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nfbpfd [--socket PATH] [--state-dir DIR] [--pin-dir DIR] [--foreground] [--verbose]\n"
-		   "state (default " NFBPF_DEFAULT_STATE_DIR ", none: no state): each namespace's\n"
-		   "committed ruleset, for a restart\n"
 		   "       nfbpfd [--pin-dir DIR] --flush-pins\n"
-		   "pins (default " NFBPF_DEFAULT_PIN_DIR ") keep each namespace's firewall up after\n"
-		   "nfbpfd stops; --flush-pins removes them all (the firewalls detach) and exits\n");
+		   "pins (default " NFBPF_DEFAULT_PIN_DIR ", none: no pins) keep each namespace's\n"
+		   "firewall up after nfbpfd stops; --flush-pins removes them all (the firewalls\n"
+		   "detach) and exits. state (default " NFBPF_DEFAULT_STATE_DIR ", none: no state):\n"
+		   "each namespace's committed ruleset, which a restart rebuilds\n");
 }
 
 int main(int argc, char **argv)
@@ -884,6 +884,8 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
+	if (!strcmp(pin_dir, "none"))
+		pin_dir = NULL;	/* no pins: stopping nfbpfd detaches */
 	opt = dataplane_pin_init(pin_dir, &msg);
 	if (opt) {
 		fprintf(stderr, "nfbpfd: %s\n", msg);
