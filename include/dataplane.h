@@ -187,6 +187,24 @@ int dataplane_restore_counter(struct net *net, uint32_t slot,
  */
 int dataplane_restore_word(struct net *net, uint32_t slot, uint64_t *val);
 
+/**
+ * dataplane_restore_set - the elements the earlier nfbpfd's exact-match set
+ * map holds for its set @id (keys of @klen bytes), live in the generation
+ * its packets run and not timed out: @fn(@arg, key, timeout, time left),
+ * in ms (0: none). The elements the packet path added are among them.
+ * Return: 0, what @fn returned (non-zero stops), or -errno.
+ */
+int dataplane_restore_set(struct net *net, uint32_t id, uint32_t klen,
+			  int (*fn)(void *arg, const uint8_t *key,
+				    uint64_t timeout_ms, uint64_t expires_ms),
+			  void *arg);
+
+/**
+ * dataplane_set_id - the dataplane's id of @s (its key prefix in the set
+ * maps), 0 if it has none. For the state file.
+ */
+uint32_t dataplane_set_id(struct net *net, const struct set *s);
+
 /** dataplane_restore_end - close what dataplane_restore_begin() opened */
 void dataplane_restore_end(struct net *net);
 

@@ -41,7 +41,7 @@
 
 const char *nfnl_state_dir;
 
-#define STATE_MAGIC	"nfbpfst2"
+#define STATE_MAGIC	"nfbpfst3"
 
 /**
  * struct state_hdr - start of a state file (host byte order: the file is
@@ -50,6 +50,7 @@ const char *nfnl_state_dir;
  * @base_seq: the generation id (net->base_seq)
  * @ntables: struct state_table records after the header
  * @ncounters: struct state_counter records after those
+ * @nsets: struct state_set records after those
  * @table_handle: net->table_handle
  * @dump_len: bytes of netlink dump after those
  * @saved_ms: CLOCK_BOOTTIME of the dump, in ms (element expirations in the
@@ -60,7 +61,7 @@ struct state_hdr {
 	uint32_t base_seq;
 	uint32_t ntables;
 	uint32_t ncounters;
-	uint32_t pad;
+	uint32_t nsets;
 	uint64_t table_handle;
 	uint64_t dump_len;
 	uint64_t saved_ms;
@@ -105,6 +106,20 @@ struct state_counter {
 	uint32_t slot;
 	uint64_t packets;
 	uint64_t bytes;
+};
+
+/*
+ * a dynamic set (the packet path adds to it, not a map): its elements are
+ * read back from the earlier nfbpfd's set map, where the packet path's
+ * are, at a restart; @id is its key prefix there
+ */
+struct state_set {
+	uint8_t family;
+	char table[NFT_TABLE_MAXNAMELEN];
+	char name[NFT_SET_MAXNAMELEN];
+	uint32_t klen;
+	uint32_t id;
+	uint32_t flags;
 };
 
 /**
@@ -260,6 +275,36 @@ static uint32_t save_counters(struct net *net, struct nfnl_buf *b)
 	return n;
 }
 
+/* the dynamic sets of the live generation into @b; their count */
+static uint32_t save_sets(struct net *net, struct nfnl_buf *b)
+{
+	uint8_t cur = genmask_cur(net);
+	struct state_set ss;
+	struct table *t;
+	struct set *s;
+	uint32_t n = 0;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (!active(t->genmask, cur))
+			continue;
+		list_for_each_entry(s, &t->sets, list) {
+			if (!active(s->genmask, cur) || (s->flags & NFT_SET_MAP) ||
+			    !dataplane_set_dynamic(net, s))
+				continue;
+			memset(&ss, 0, sizeof(ss));
+			ss.family = t->family;
+			snprintf(ss.table, sizeof(ss.table), "%s", t->name);
+			snprintf(ss.name, sizeof(ss.name), "%s", s->name);
+			ss.klen = s->klen;
+			ss.flags = s->flags;
+			ss.id = dataplane_set_id(net, s);
+			if (ss.id && !buf_add(b, &ss, sizeof(ss)))
+				n++;
+		}
+	}
+	return n;
+}
+
 int nfnl_state_save(struct net *net)
 {
 	static const uint16_t types[] = {
@@ -298,6 +343,7 @@ int nfnl_state_save(struct net *net)
 			h.ntables++;
 	}
 	h.ncounters = save_counters(net, &b);
+	h.nsets = save_sets(net, &b);
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		dump(&cl, types[i], NFPROTO_UNSPEC, NULL);
 	list_for_each_entry(t, &net->tables, list) {
@@ -627,6 +673,139 @@ static const struct nlattr *msg_attr(const struct nlmsghdr *nlh, uint16_t type)
 	return NULL;
 }
 
+/* a NEWSETELEM being built for dyn_elems() */
+struct dyn_ctx {
+	struct nfnl_buf *b;
+	const struct state_set *ss;
+	const uint8_t *keys;	/* the dump's keys of the set, klen each */
+	size_t nkeys;
+	uint64_t elapsed;
+	size_t msg, nest;	/* open message and element list (or -1) */
+};
+
+static void dyn_close(struct dyn_ctx *dc)
+{
+	if (dc->msg == (size_t)-1)
+		return;
+	nfnl_nest_end(dc->b, dc->nest);
+	nfnl_msg_end(dc->b, dc->msg);
+	dc->msg = (size_t)-1;
+}
+
+/* dataplane_restore_set() callback: one element, unless the dump has it */
+static int dyn_one(void *arg, const uint8_t *key, uint64_t timeout_ms,
+		   uint64_t expires_ms)
+{
+	struct dyn_ctx *dc = arg;
+	size_t i, e, k;
+
+	for (i = 0; i < dc->nkeys; i++)
+		if (!memcmp(dc->keys + i * dc->ss->klen, key, dc->ss->klen))
+			return 0;
+	/* (an attribute length is 16 bits: a new message every 32 KiB) */
+	if (dc->msg != (size_t)-1 && dc->b->len - dc->nest > 32768)
+		dyn_close(dc);
+	if (dc->msg == (size_t)-1) {
+		dc->msg = nfnl_msg_start(dc->b, (NFNL_SUBSYS_NFTABLES << 8) |
+					 NFT_MSG_NEWSETELEM, NLM_F_REQUEST, 0, 0,
+					 dc->ss->family, 0);
+		nfnl_put_str(dc->b, NFTA_SET_ELEM_LIST_TABLE, dc->ss->table);
+		nfnl_put_str(dc->b, NFTA_SET_ELEM_LIST_SET, dc->ss->name);
+		dc->nest = nfnl_nest_start(dc->b, NFTA_SET_ELEM_LIST_ELEMENTS);
+	}
+	e = nfnl_nest_start(dc->b, NFTA_LIST_ELEM);
+	k = nfnl_nest_start(dc->b, NFTA_SET_ELEM_KEY);
+	nfnl_put(dc->b, NFTA_DATA_VALUE, key, dc->ss->klen);
+	nfnl_nest_end(dc->b, k);
+	if ((dc->ss->flags & NFT_SET_TIMEOUT) && timeout_ms) {
+		nfnl_put_be64(dc->b, NFTA_SET_ELEM_TIMEOUT, timeout_ms);
+		/* (replay_add() takes the time since the dump off again) */
+		if (expires_ms)
+			nfnl_put_be64(dc->b, NFTA_SET_ELEM_EXPIRATION,
+				      expires_ms + dc->elapsed);
+	}
+	nfnl_nest_end(dc->b, e);
+	return dc->b->err;
+}
+
+/* the keys of set @ss's elements in dump @p (@len bytes) into @dc */
+static int dump_keys(struct dyn_ctx *dc, const uint8_t *p, size_t len)
+{
+	size_t hl = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct nfgenmsg));
+	const struct nlmsghdr *nlh;
+	size_t off, left, eleft, kleft;
+	uint8_t *keys = NULL;
+
+	for (off = 0; off + NLMSG_HDRLEN <= len; off += NLMSG_ALIGN(nlh->nlmsg_len)) {
+		const struct nlattr *t, *st, *l, *e, *a, *v;
+
+		nlh = (const void *)(p + off);
+		if (nlh->nlmsg_len < hl || off + nlh->nlmsg_len > len)
+			break;
+		if (NFNL_SUBSYS_ID(nlh->nlmsg_type) != NFNL_SUBSYS_NFTABLES ||
+		    NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWSETELEM ||
+		    ((const struct nfgenmsg *)NLMSG_DATA(nlh))->nfgen_family !=
+		    dc->ss->family)
+			continue;
+		t = msg_attr(nlh, NFTA_SET_ELEM_LIST_TABLE);
+		st = msg_attr(nlh, NFTA_SET_ELEM_LIST_SET);
+		l = msg_attr(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+		if (!t || !st || !l || nfnl_attr_strcmp(t, dc->ss->table) ||
+		    nfnl_attr_strcmp(st, dc->ss->name))
+			continue;
+		nfnl_attr_for_each_nested(e, l, left)
+			nfnl_attr_for_each_nested(a, e, eleft) {
+				if ((a->nla_type & NLA_TYPE_MASK) != NFTA_SET_ELEM_KEY)
+					continue;
+				nfnl_attr_for_each_nested(v, a, kleft) {
+					uint8_t *nk;
+
+					if ((v->nla_type & NLA_TYPE_MASK) != NFTA_DATA_VALUE ||
+					    v->nla_len != NLA_HDRLEN + dc->ss->klen)
+						continue;
+					nk = realloc(keys, (dc->nkeys + 1) * dc->ss->klen);
+					if (!nk) {
+						free(keys);
+						return -ENOMEM;
+					}
+					keys = nk;
+					memcpy(keys + dc->nkeys++ * dc->ss->klen,
+					       (const char *)v + NLA_HDRLEN,
+					       dc->ss->klen);
+				}
+			}
+	}
+	dc->keys = keys;
+	return 0;
+}
+
+/*
+ * dyn_elems - NEWSETELEM messages into @b for the elements of each of the
+ * @n dynamic sets @ss that the earlier nfbpfd's set maps hold and dump @p
+ * (@len bytes) does not: those the packet path added after the last commit
+ * (also while nfbpfd was down)
+ */
+static void dyn_elems(struct net *net, const struct state_set *ss, uint32_t n,
+		      const uint8_t *p, size_t len, uint64_t elapsed,
+		      struct nfnl_buf *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < n && !b->err; i++) {
+		struct dyn_ctx dc = { .b = b, .ss = &ss[i], .elapsed = elapsed,
+				      .msg = (size_t)-1 };
+
+		if (!ss[i].klen || ss[i].klen > NFT_DATA_VALUE_MAXLEN ||
+		    dump_keys(&dc, p, len)) {
+			b->err = b->err ?: -ENOMEM;
+			break;
+		}
+		dataplane_restore_set(net, ss[i].id, ss[i].klen, dyn_one, &dc);
+		dyn_close(&dc);
+		free((void *)dc.keys);
+	}
+}
+
 /* does NEWRULE @r go into the chain NEWCHAIN @c made? */
 static bool rule_of(const struct nlmsghdr *r, const struct nlmsghdr *c)
 {
@@ -656,13 +835,15 @@ static uint64_t chain_handle(const struct nlmsghdr *c)
 
 /*
  * replay_all - the dump of @len bytes at @p as a batch into @b: everything
- * but rules in dump order (tables, chains, sets, objects, elements), then
+ * but rules in dump order (tables, chains, sets, objects, elements), the
+ * NEWSETELEM messages of @extra (dyn_elems()), then
  * the rules of bound chains (chain bindings, newest first: an inner one
  * is bound by a rule of an outer one), then the others: a binding chain
  * takes no rule once a rule binds it. 0 or -ENOMEM.
  */
 static int replay_all(struct nfnl_buf *b, struct state_replay *rp,
-		      const uint8_t *p, size_t len, struct nfnl_buf *skipped)
+		      const uint8_t *p, size_t len, const struct nfnl_buf *extra,
+		      struct nfnl_buf *skipped)
 {
 	const struct nlmsghdr **m = NULL, **bind = NULL, *nlh;
 	size_t n = 0, nbind = 0, i, j, off;
@@ -700,6 +881,12 @@ static int replay_all(struct nfnl_buf *b, struct state_replay *rp,
 	for (i = 0; i < n && !ret; i++)
 		if (NFNL_MSG_TYPE(m[i]->nlmsg_type) != NFT_MSG_NEWRULE)
 			ret = replay_add(b, rp, m[i], skipped);
+	/* the elements only the earlier nfbpfd's set maps hold */
+	for (off = 0; !ret && off + NLMSG_HDRLEN <= extra->len;
+	     off += NLMSG_ALIGN(nlh->nlmsg_len)) {
+		nlh = (const void *)(extra->data + off);
+		ret = replay_add(b, rp, nlh, skipped);
+	}
 	for (j = 0; j < nbind; j++)
 		for (i = 0; i < n && !ret; i++)
 			if (NFNL_MSG_TYPE(m[i]->nlmsg_type) == NFT_MSG_NEWRULE &&
@@ -895,7 +1082,7 @@ int nfnl_state_restore(struct net *net, const char **msg)
 	struct client cl = { .net = net, .privileged = true,
 			     .nlflags = CLIENT_F_EXT_ACK | CLIENT_F_CAP_ACK };
 	struct state_replay rp = { NULL, 0, 0, 0 };
-	struct nfnl_buf batch, skipped;
+	struct nfnl_buf batch, skipped, extra;
 	const struct state_table *st;
 	struct state_hdr h;
 	struct stat sb;
@@ -928,9 +1115,11 @@ int nfnl_state_restore(struct net *net, const char **msg)
 		goto out_close;
 	memcpy(&h, data, sizeof(h));
 	len = sizeof(h) + (size_t)h.ntables * sizeof(struct state_table) +
-	      (size_t)h.ncounters * sizeof(struct state_counter);
+	      (size_t)h.ncounters * sizeof(struct state_counter) +
+	      (size_t)h.nsets * sizeof(struct state_set);
 	if (memcmp(h.magic, STATE_MAGIC, 8) || h.ntables > sb.st_size ||
-	    h.ncounters > sb.st_size || len + h.dump_len != (size_t)sb.st_size)
+	    h.ncounters > sb.st_size || h.nsets > sb.st_size ||
+	    len + h.dump_len != (size_t)sb.st_size)
 		goto out_close;
 	/* 2. the dump as one batch, handles aside */
 	rp.elapsed = boottime_ms() > h.saved_ms ? boottime_ms() - h.saved_ms : 0;
@@ -940,8 +1129,17 @@ int nfnl_state_restore(struct net *net, const char **msg)
 	off = nfnl_msg_start(&batch, NFNL_MSG_BATCH_BEGIN, NLM_F_REQUEST, 0, 0,
 			     NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES);
 	nfnl_msg_end(&batch, off);
-	if (replay_all(&batch, &rp, data + len, sb.st_size - len, &skipped))
+	nfnl_buf_init(&extra);
+	st = (const void *)(data + sizeof(h));
+	dyn_elems(net, (const void *)((const uint8_t *)st +
+				      h.ntables * sizeof(struct state_table) +
+				      h.ncounters * sizeof(struct state_counter)),
+		  h.nsets, data + len, sb.st_size - len, rp.elapsed, &extra);
+	if (extra.err ||
+	    replay_all(&batch, &rp, data + len, sb.st_size - len, &extra,
+		       &skipped))
 		batch.err = -ENOMEM;
+	nfnl_buf_fini(&extra);
 	off = nfnl_msg_start(&batch, NFNL_MSG_BATCH_END, NLM_F_REQUEST, 0, 0,
 			     NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES);
 	nfnl_msg_end(&batch, off);

@@ -395,6 +395,8 @@ struct dataplane {
 	uint32_t nobjfree;
 	struct dp_qword *qpend;
 	uint32_t nqpend, capqpend;
+	/* the set maps pinned (pin_set_maps()) */
+	int set_pinned[SET_KEY_WORDS_MAX + 1];
 	/* the hook points of a dataplane pinned by an earlier nfbpfd were
 	 * adopted (adopt_maps(), adopt_link()): its walkers still run until the first
 	 * publish replaces them */
@@ -852,6 +854,30 @@ static int hook_pin(struct dataplane *dp, struct dp_hook *h,
 }
 
 /*
+ * pin_set_maps - pin the exact-match set maps (created as sets need them)
+ * not pinned yet, "sethash_<key words>": a restart reads the elements the
+ * packet path added to dynamic sets there. 0 or -errno.
+ */
+static int pin_set_maps(struct dataplane *dp)
+{
+	char name[32];
+	uint32_t w;
+	int ret;
+
+	for (w = 0; w <= SET_KEY_WORDS_MAX; w++) {
+		if (dp->env.set_hash_fd[w] <= 0 ||
+		    dp->set_pinned[w] == dp->env.set_hash_fd[w])
+			continue;
+		snprintf(name, sizeof(name), "sethash_%u", w);
+		ret = offload_pin(dp->env.set_hash_fd[w], dp->net->ns_ino, name);
+		if (ret)
+			return ret;
+		dp->set_pinned[w] = dp->env.set_hash_fd[w];
+	}
+	return 0;
+}
+
+/*
  * pin_maps - pin the maps a restarted nfbpfd adopts or reads: the prog
  * arrays and ring the trampolines use (a prog array is emptied when its
  * last user reference goes: pinned, the walkers stay behind the links),
@@ -867,6 +893,7 @@ static int pin_maps(struct dataplane *dp)
 		{ "rules", dp->env.rules_fd },
 		{ "counters", dp->env.counters_fd },
 		{ "state", dp->env.state_fd },
+		{ "gen", dp->env.gen_fd },
 	};
 	uint32_t i;
 	int ret;
@@ -876,7 +903,8 @@ static int pin_maps(struct dataplane *dp)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	memset(dp->set_pinned, 0, sizeof(dp->set_pinned));
+	return pin_set_maps(dp);
 }
 
 /*
@@ -3793,6 +3821,10 @@ void dataplane_publish(struct net *net)
 		if (!h->seen)
 			hook_free(dp, h);
 	grow_commit(dp);
+	/* set maps this prepare created (a failure only loses a restart the
+	 * elements the packet path adds to them) */
+	if (!dp->adopted && pin_set_maps(dp))
+		fprintf(stderr, "nfbpfd: cannot pin the set maps\n");
 	/* updated quotas: their new quota word (cannot fail) */
 	for (i = 0; i < dp->nqpend; i++)
 		__atomic_store_n(&dp->state_mem[dp->qpend[i].slot],
@@ -4011,6 +4043,13 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 		}
 	free(v);
 	return 0;
+}
+
+uint32_t dataplane_set_id(struct net *net, const struct set *s)
+{
+	struct dataplane *dp = net->dataplane;
+
+	return dp && !dp->prepared ? dp_sets_id(dp->sets, s) : 0;
 }
 
 bool dataplane_set_dynamic(struct net *net, const struct set *s)

@@ -327,6 +327,53 @@ int dataplane_restore_counter(struct net *net, uint32_t slot,
 	return 0;
 }
 
+int dataplane_restore_set(struct net *net, uint32_t id, uint32_t klen,
+			  int (*fn)(void *arg, const uint8_t *key,
+				    uint64_t timeout_ms, uint64_t expires_ms),
+			  void *arg)
+{
+	uint32_t w = (klen + 3) / 4, zero = 0, g;
+	uint8_t key[4 + SET_KLEN_MAX], next[4 + SET_KLEN_MAX];
+	struct codegen_set_val val;
+	unsigned int hz = dataplane_hz();
+	uint64_t now, timeout;
+	void *prev = NULL;
+	char name[32];
+	int fd, gfd, ret = 0;
+
+	if (net != restore.net || !id || !w || w > SET_KEY_WORDS_MAX || !hz ||
+	    dataplane_jiffies(&now))
+		return -ENOENT;
+	/* the generation the earlier nfbpfd's packets run */
+	gfd = offload_pin_get(net->ns_ino, "gen");
+	if (gfd < 0)
+		return gfd;
+	ret = bpf_map_lookup_elem(gfd, &zero, &g) ? -errno : 0;
+	close(gfd);
+	if (ret)
+		return ret;
+	snprintf(name, sizeof(name), "sethash_%u", w);
+	fd = offload_pin_get(net->ns_ino, name);
+	if (fd < 0)
+		return fd;
+	while (!ret && !bpf_map_get_next_key(fd, prev, next)) {
+		const struct codegen_set_half *h;
+
+		memcpy(key, next, 4 + 4 * w);
+		prev = key;
+		if (memcmp(key, &id, 4) || bpf_map_lookup_elem(fd, key, &val))
+			continue;
+		h = &val.half[g & 1];
+		if (!h->valid || (h->expires && now >= h->expires))
+			continue;
+		memcpy(&timeout, h->data, sizeof(timeout));
+		ret = fn(arg, key + 4, timeout * 1000 / hz,
+			 h->expires ? (h->expires - now) * 1000 / hz : 0);
+	}
+	close(fd);
+	return ret;
+}
+
 void dataplane_restore_end(struct net *net)
 {
 	if (!net || net != restore.net)

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # persist.sh - end to end: killing nfbpfd never opens the firewall. A
 # ruleset in the receiving netns of a veth pair drops udp port 9 and
-# accepts port 10 (counted at the device's tcx ingress too), with a named
-# counter and quota. nfbpfd is killed with SIGKILL: the pinned dataplane (a
+# accepts port 10 (counted at the device's tcx ingress too, its source
+# added to a dynamic set from the packet path), with a named counter and
+# quota. nfbpfd is killed with SIGKILL: the pinned dataplane (a
 # private bpffs, see lib.sh) still drops port 9 and lets port 10 pass.
 # Restarted, nfbpfd rebuilds the model at startup from its state directory
 # and adopts the pinned dataplane: `nft list ruleset` is the earlier one
@@ -38,8 +39,13 @@ table inet f {
 	quota q9 {
 		100000 bytes
 	}
+	set seen {
+		type ipv4_addr
+		flags dynamic
+	}
 	chain in {
 		type filter hook input priority filter; policy accept;
+		udp dport 10 add @seen { ip saddr }
 		udp dport 9 quota name "q9" counter drop
 		udp dport 10 counter name "c10" counter accept
 	}
@@ -109,14 +115,14 @@ grep -q "used 150 bytes" "$work/list.before" ||
 ip netns exec "$r" "$run" nft list ruleset >"$work/list.after" 2>&1
 diff -u "$work/list.want" "$work/list.after" ||
 	fail "listing after the restart differs (counters carried over?)"
-grep -q "udp dport 10 counter name \"c10\" counter packets .* accept # handle 5" "$work/list.restarted" ||
+grep -q "udp dport 10 counter name \"c10\" counter packets .* accept # handle 7" "$work/list.restarted" ||
 	fail "handles after the restart: $(cat "$work/list.restarted")"
 round restarted "9:0 10:$COUNT"
 # the rebuilt model takes changes: a new rule gets the next handle
 ip netns exec "$r" "$run" nft add rule inet f in udp dport 11 counter drop ||
 	fail "nft add rule after the restart failed"
 ip netns exec "$r" "$run" nft -a list chain inet f in >"$work/list.added" 2>&1
-grep -q "udp dport 11 counter packets 0 bytes 0 drop # handle 6" "$work/list.added" ||
+grep -q "udp dport 11 counter packets 0 bytes 0 drop # handle 8" "$work/list.added" ||
 	fail "the rule added after the restart: $(cat "$work/list.added")"
 grep -q "udp dport 9 quota name \"q9\" counter packets $((3 * COUNT)) bytes 450 drop" "$work/list.added" ||
 	fail "counters after the restart: $(cat "$work/list.added")"
