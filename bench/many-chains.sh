@@ -23,7 +23,11 @@ hooks=(input output forward prerouting postrouting)
 	done
 	echo "}"
 } > "$dir/r.nft"
-"$b/nfbpfd" --socket "$dir/s.sock" --foreground > "$dir/nfbpfd.log" 2>&1 &
+# pins in a private bpffs that goes with the daemon, state in $dir
+mkdir -p "$dir/bpf"
+unshare -m --propagation private sh -c 'mount -t bpf bpf "$0" && exec "$@"' \
+	"$dir/bpf" "$b/nfbpfd" --pin-dir "$dir/bpf/nfbpf" --state-dir "$dir/state" \
+	--socket "$dir/s.sock" --foreground > "$dir/nfbpfd.log" 2>&1 &
 daemon=$!
 for i in $(seq 100); do [ -S "$dir/s.sock" ] && break; sleep 0.1; done
 export NFBPF_SOCKET=$dir/s.sock NFBPF_PRELOAD=$b/.libs/libnfbpf-preload.so

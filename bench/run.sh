@@ -154,7 +154,13 @@ RUN=$builddir/nfbpf-run
 restarts=()
 daemon_start() {
 	rm -f "$sock"
-	"$tmp/bin/nfbpfd" --socket "$sock" --foreground >>"$tmp/nfbpfd.log" 2>&1 &
+	# pins in a private bpffs that goes with the daemon, state in $tmp:
+	# a restarted daemon starts fresh, nothing stays on the host
+	mkdir -p "$tmp/bpf"
+	unshare -m --propagation private sh -c 'mount -t bpf bpf "$0" && exec "$@"' \
+		"$tmp/bpf" "$tmp/bin/nfbpfd" --pin-dir "$tmp/bpf/nfbpf" \
+		--state-dir "$tmp/state" \
+		--socket "$sock" --foreground >>"$tmp/nfbpfd.log" 2>&1 &
 	dpid=$!
 	local i
 	for i in $(seq 100); do [ -S "$sock" ] && return 0; sleep 0.05; done

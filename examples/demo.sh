@@ -13,7 +13,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$top/nfbpfd" --socket "$tmp/nfbpf.sock" --foreground 2>"$tmp/nfbpfd.log" &
+# its pins in a private bpffs (gone with the daemon's own mount namespace),
+# its state in $tmp: the demo leaves nothing behind on the host
+mkdir "$tmp/bpf"
+unshare -m --propagation private sh -c 'mount -t bpf bpf "$0" && exec "$@"' \
+	"$tmp/bpf" "$top/nfbpfd" --pin-dir "$tmp/bpf/nfbpf" --state-dir "$tmp/state" \
+	--socket "$tmp/nfbpf.sock" --foreground 2>"$tmp/nfbpfd.log" &
 dpid=$!
 for _ in $(seq 50); do [ -S "$tmp/nfbpf.sock" ] && break; sleep 0.1; done
 export NFBPF_SOCKET=$tmp/nfbpf.sock NFBPF_PRELOAD=$top/.libs/libnfbpf-preload.so

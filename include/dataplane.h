@@ -124,8 +124,101 @@ void dataplane_publish(struct net *net);
 /** dataplane_abort - drop what dataplane_prepare() built. Cannot fail. */
 void dataplane_abort(struct net *net);
 
-/** dataplane_net_free - detach and free everything of @net. */
+/**
+ * dataplane_net_free - free everything of @net; its pins go too (so the
+ * links detach), unless dataplane_pins_keep() was called: then what is
+ * pinned stays attached and keeps filtering.
+ */
 void dataplane_net_free(struct net *net);
+
+/**
+ * dataplane_pin_init - pin every dataplane under @root/<netns inode>/
+ * (NULL: no pins, the default). A @root under /sys/fs/bpf mounts bpffs
+ * there if it is not mounted.
+ * Return: 0, or -errno with *@msg saying why (@root not on a bpffs:
+ * -ENOTSUP).
+ */
+int dataplane_pin_init(const char *root, const char **msg);
+
+/**
+ * dataplane_pins_keep - the daemon stops: dataplane_net_free() keeps the
+ * pins (the firewalls stay up and a restarted nfbpfd adopts them).
+ */
+void dataplane_pins_keep(void);
+
+/**
+ * dataplane_net_unpin - remove every pin of @net's namespace (its links
+ * detach once nfbpfd closes its own fds; a pinned netfilter link holds
+ * its namespace alive). The one function that removes a namespace's
+ * pins; dataplane_net_free() calls it unless the daemon stops.
+ */
+void dataplane_net_unpin(struct net *net);
+
+/**
+ * dataplane_counter_base - what counter @slot of @net counted before its
+ * map entry (the value it started from, less resets): the live value is
+ * this plus the map's. For the state file (a restart reads the map).
+ * Return: 0 or -ENOENT.
+ */
+int dataplane_counter_base(struct net *net, uint32_t slot, uint64_t *packets,
+			   uint64_t *bytes);
+
+/**
+ * dataplane_restore_begin - a restart is about to rebuild @net's model:
+ * opens the counter map pinned by the earlier nfbpfd (before the rebuild's
+ * commit pins ours over it).
+ * Return: 0, or -ENOENT if @net's namespace has no pins (then a state file
+ * of its inode is of another, older namespace), or -errno.
+ */
+int dataplane_restore_begin(struct net *net);
+
+/**
+ * dataplane_restore_counter - what the earlier nfbpfd's counter map holds
+ * in @slot (summed over CPUs); after the rebuild's commit nothing counts
+ * there any more. Return: 0 or -errno (-ENOENT: no such slot).
+ */
+int dataplane_restore_counter(struct net *net, uint32_t slot,
+			      uint64_t *packets, uint64_t *bytes);
+
+/**
+ * dataplane_restore_word - what the earlier nfbpfd's state map holds in
+ * @slot (a quota's consumed bytes, a limit's bucket).
+ * Return: 0 or -errno.
+ */
+int dataplane_restore_word(struct net *net, uint32_t slot, uint64_t *val);
+
+/**
+ * dataplane_restore_set - the elements the earlier nfbpfd's exact-match set
+ * map holds for its set @id (keys of @klen bytes), live in the generation
+ * its packets run and not timed out: @fn(@arg, key, timeout, time left),
+ * in ms (0: none). The elements the packet path added are among them.
+ * Return: 0, what @fn returned (non-zero stops), or -errno.
+ */
+int dataplane_restore_set(struct net *net, uint32_t id, uint32_t klen,
+			  int (*fn)(void *arg, const uint8_t *key,
+				    uint64_t timeout_ms, uint64_t expires_ms),
+			  void *arg);
+
+/**
+ * dataplane_set_id - the dataplane's id of @s (its key prefix in the set
+ * maps), 0 if it has none. For the state file.
+ */
+uint32_t dataplane_set_id(struct net *net, const struct set *s);
+
+/** dataplane_restore_end - close what dataplane_restore_begin() opened */
+void dataplane_restore_end(struct net *net);
+
+/**
+ * dataplane_pins_each - @fn(@arg, inode) for each namespace with pins under
+ * the pin root (stops at the first non-zero return, which it returns)
+ */
+int dataplane_pins_each(int (*fn)(void *arg, uint64_t ino), void *arg);
+
+/**
+ * dataplane_pins_flush - remove the pins of every namespace under the
+ * pin root (nfbpfd --flush-pins). Return: 0 or the first -errno.
+ */
+int dataplane_pins_flush(void);
 
 /**
  * dataplane_counter_read - live packet/byte count of a counter expression

@@ -219,6 +219,7 @@ struct client {
 	char comm[16];
 	bool privileged;
 	struct nfnl_out out;
+	void *restore;		/* nfnl/state.c: a restore batch in flight */
 };
 
 /** nfnl_out_cut - end the current datagram (no-op if it is empty). */
@@ -245,6 +246,23 @@ void nfnl_rcv(struct client *cl, const void *data, size_t len);
  * (NFT_TABLE_F_OWNER), as the kernel does on NETLINK_URELEASE
  */
 void nfnl_client_release(struct client *cl);
+
+/*
+ * state.c - the state directory (NULL: none): nfnl_state_save() writes
+ * @net's committed ruleset to <nfnl_state_dir>/<netns inode> (0 or
+ * -errno); nfnl_state_restore() rebuilds a new @net's model from it if the
+ * namespace still has the pins of an earlier nfbpfd (0: restored or
+ * nothing to restore; -errno with *@msg); nfnl_state_remove() deletes the
+ * file (the namespace is released); nfnl_state_handle() is rcv_batch()'s
+ * hook for the messages of a restore batch.
+ */
+extern const char *nfnl_state_dir;
+int nfnl_state_save(struct net *net);
+int nfnl_state_restore(struct net *net, const char **msg);
+void nfnl_state_remove(struct net *net);
+struct nlattr;
+void nfnl_state_handle(struct client *cl, const struct nlmsghdr *nlh,
+		       const struct nlattr *const *cda);
 
 /**
  * nfnl_multicast - deliver @len bytes of messages as one datagram to every

@@ -656,6 +656,8 @@ static void rcv_batch(struct client *cl, const struct nlmsghdr *begin,
 		if (err)
 			goto ack;
 		ctx_init(&ctx, cl, &tx, nlh, &ext);
+		if (cl->restore)
+			nfnl_state_handle(cl, nlh, cda);
 		err = cb->call(&ctx, cda);
 		if (!err && ctx.refused) {
 			err = rerr = ctx.refused;
@@ -711,6 +713,9 @@ ack:
 			ack(cl, begin, err, &ext);
 		} else if (!empty) {
 			send_events(cl, &nc, &tx);
+			/* (a restore saves once its counters are carried) */
+			if (!cl->restore)
+				nfnl_state_save(cl->net);
 		}
 		nfnl_buf_fini(&nc.events);
 		nfnl_buf_fini(&nc.echo);

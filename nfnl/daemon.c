@@ -20,6 +20,7 @@
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -33,6 +34,9 @@
 #include "nfnl_reach.h"
 #include "ruleset_api.h"
 #include "dataplane.h"
+
+#define NFBPF_DEFAULT_PIN_DIR	"/sys/fs/bpf/nfbpf"
+#define NFBPF_DEFAULT_STATE_DIR	"/var/lib/nfbpf"
 
 #define MAX_CLIENTS	1024
 #define MAX_DGRAM	(256u << 20)	/* largest batch accepted: 256 MiB */
@@ -228,6 +232,20 @@ static struct net *net_get(int nsfd)
 	net->ns_fd = fcntl(nsfd, F_DUPFD_CLOEXEC, 3);
 	list_add_tail(&net->list, &d.nets);
 	logmsg(LOG_INFO, "new network namespace %lu", (unsigned long)st.st_ino);
+	/* an earlier nfbpfd's committed ruleset, if its dataplane is pinned */
+	if (!list_empty(&net->tables) || !nfnl_state_dir)
+		return net;
+	{
+		const char *msg;
+		int err = nfnl_state_restore(net, &msg);
+
+		if (err)
+			logmsg(LOG_ERR, "network namespace %lu: ruleset not restored: %s (%s); the pinned dataplane runs until the next commit",
+			       (unsigned long)st.st_ino, msg ? msg : "", strerror(-err));
+		else if (!list_empty(&net->tables))
+			logmsg(LOG_INFO, "network namespace %lu: ruleset restored from %s",
+			       (unsigned long)st.st_ino, nfnl_state_dir);
+	}
 	return net;
 }
 
@@ -767,10 +785,56 @@ static void reach_tick(void)
 			       "descriptor or socket refers to it): state freed",
 			       (unsigned long)net->ns_ino);
 			list_del(&net->list);
+			/* its state file and (in ruleset_net_free()) its
+			 * pins go: they would keep it for a restart */
+			nfnl_state_remove(net);
 			ruleset_net_free(net);
 		}
 	}
 	free(ns);
+}
+
+/*
+ * restore_ns - dataplane_pins_each() callback: serve the namespace of inode @ino
+ * now if a name in /run/netns or a process in /proc shows it (its model is
+ * rebuilt and its pinned dataplane adopted); else at its first client
+ */
+static int restore_ns(void *arg, uint64_t ino)
+{
+	static const char *const dirs[] = { "/run/netns", "/proc" };
+	char path[300];
+	struct dirent *de;
+	struct stat st;
+	unsigned int i;
+	int fd;
+
+	(void)arg;
+	for (i = 0; i < 2; i++) {
+		DIR *d = opendir(dirs[i]);
+
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.' ||
+			    (i == 1 && (de->d_name[0] < '0' || de->d_name[0] > '9')))
+				continue;
+			snprintf(path, sizeof(path), i ? "%s/%s/ns/net" : "%s/%s",
+				 dirs[i], de->d_name);
+			if (stat(path, &st) || st.st_ino != ino)
+				continue;
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (net_get(fd))
+				logmsg(LOG_INFO, "network namespace %llu: served at startup (%s)",
+				       (unsigned long long)ino, path);
+			close(fd);
+			closedir(d);
+			return 0;
+		}
+		closedir(d);
+	}
+	return 0;
 }
 
 static void on_signal(int sig)
@@ -781,7 +845,12 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: nfbpfd [--socket PATH] [--state-dir DIR] [--foreground] [--verbose]\n");
+	fprintf(f, "usage: nfbpfd [--socket PATH] [--state-dir DIR] [--pin-dir DIR] [--foreground] [--verbose]\n"
+		   "       nfbpfd [--pin-dir DIR] --flush-pins\n"
+		   "pins (default " NFBPF_DEFAULT_PIN_DIR ", none: no pins) keep each namespace's\n"
+		   "firewall up after nfbpfd stops; --flush-pins removes them all (the firewalls\n"
+		   "detach) and exits. state (default " NFBPF_DEFAULT_STATE_DIR ", none: no state):\n"
+		   "each namespace's committed ruleset, which a restart rebuilds\n");
 }
 
 int main(int argc, char **argv)
@@ -789,12 +858,15 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "state-dir", required_argument, NULL, 'd' },
+		{ "pin-dir", required_argument, NULL, 'p' },
+		{ "flush-pins", no_argument, NULL, 'F' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *state_dir = NULL;
+	const char *state_dir = NFBPF_DEFAULT_STATE_DIR, *pin_dir = NFBPF_DEFAULT_PIN_DIR, *msg = "";
+	bool flush_pins = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct epoll_event ev;
 	struct net *net, *nn;
@@ -802,21 +874,40 @@ int main(int argc, char **argv)
 	int opt;
 
 	d.sock_path = NFBPF_DEFAULT_SOCKET;
-	while ((opt = getopt_long(argc, argv, "s:d:fvh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:d:p:Ffvh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's': d.sock_path = optarg; break;
 		case 'd': state_dir = optarg; break;
+		case 'p': pin_dir = optarg; break;
+		case 'F': flush_pins = true; break;
 		case 'f': d.foreground = true; break;
 		case 'v': d.verbose = true; nfnl_error_hook = log_refusal; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	if (!strcmp(pin_dir, "none"))
+		pin_dir = NULL;	/* no pins: stopping nfbpfd detaches */
+	opt = dataplane_pin_init(pin_dir, &msg);
+	if (opt) {
+		fprintf(stderr, "nfbpfd: %s\n", msg);
+		return 1;
+	}
+	if (flush_pins) {
+		opt = dataplane_pins_flush();
+		if (opt)
+			fprintf(stderr, "nfbpfd: cannot remove every pin under %s: %s\n",
+				pin_dir, strerror(-opt));
+		return opt ? 1 : 0;
+	}
+	if (!strcmp(state_dir, "none"))
+		state_dir = NULL;	/* no state: nothing to rebuild from */
 	if (state_dir && mkdir(state_dir, 0700) && errno != EEXIST) {
 		fprintf(stderr, "nfbpfd: cannot create state dir %s: %s\n",
 			state_dir, strerror(errno));
 		return 1;
 	}
+	nfnl_state_dir = state_dir;
 	list_init(&d.conns);
 	list_init(&d.nets);
 	nfnl_unicast_hook = unicast;
@@ -858,6 +949,8 @@ int main(int argc, char **argv)
 		epoll_ctl(d.epfd, EPOLL_CTL_ADD, dataplane_routes_fd(), &ev);
 	}
 	logmsg(LOG_INFO, "listening on %s", d.sock_path);
+	/* the namespaces an earlier nfbpfd left pinned, where reachable */
+	dataplane_pins_each(restore_ns, NULL);
 
 	while (!d.stop) {
 		struct epoll_event evs[64];
@@ -914,6 +1007,8 @@ int main(int argc, char **argv)
 		}
 	}
 	logmsg(LOG_INFO, "stopping");
+	/* the pinned dataplanes keep filtering; a restart adopts them */
+	dataplane_pins_keep();
 	list_for_each_entry_safe(c, cn, &d.conns, list)
 		conn_free(c);
 	list_for_each_entry_safe(net, nn, &d.nets, list) {

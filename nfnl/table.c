@@ -369,6 +369,8 @@ void nfnl_client_release(struct client *cl)
 		return;
 	}
 	seq = cl->net->base_seq;
-	if (!ruleset_tx_commit(&tx, release_notify, NULL, &msg))
+	if (!ruleset_tx_commit(&tx, release_notify, NULL, &msg)) {
 		cl->net->base_seq = seq;
+		nfnl_state_save(cl->net);
+	}
 }

@@ -50,4 +50,17 @@ struct compat_link_create_tcx {
 	uint64_t expected_revision;
 };
 
+/**
+ * struct compat_link_info_tcx - the start of struct bpf_link_info of a tcx
+ * link (its .tcx member, kernel >= 6.6; the union is 8-byte aligned)
+ */
+struct compat_link_info_tcx {
+	uint32_t type;
+	uint32_t id;
+	uint32_t prog_id;
+	uint32_t pad;
+	uint32_t ifindex;
+	uint32_t attach_type;
+};
+
 #endif /* NFBPF_OFFLOAD_BPF_COMPAT_H */

@@ -222,6 +222,7 @@ struct dp_want {
  * @nwant: count
  * @seen: used by the next generation
  * @fresh: created by the current prepare
+ * @pinned: @link_fd is pinned (hook_pin_name())
  *
  * The kernel refuses a second link at the same (pf, hook, priority)
  * (EBUSY), so base chains that share one run from one link, in the
@@ -245,6 +246,7 @@ struct dp_hook {
 	uint32_t nwant;
 	bool seen;
 	bool fresh;
+	bool pinned;
 };
 
 /*
@@ -402,6 +404,12 @@ struct dataplane {
 	uint32_t nobjfree;
 	struct dp_qword *qpend;
 	uint32_t nqpend, capqpend;
+	/* the set maps pinned (pin_set_maps()) */
+	int set_pinned[SET_KEY_WORDS_MAX + 1];
+	/* the hook points of a dataplane pinned by an earlier nfbpfd were
+	 * adopted (adopt_maps(), adopt_link()): its walkers still run until the first
+	 * publish replaces them */
+	bool adopted;
 };
 
 static char verifier_log[1 << 20];
@@ -696,6 +704,8 @@ static void dp_free(struct dataplane *dp)
 	struct dp_hook *h, *tmp;
 	uint32_t i;
 
+	/* (hook_free() leaves the pins: dataplane_net_free() decides) */
+	dp->freeing = true;
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
 		hook_free(dp, h);
 	for (i = 0; i < DP_WALKERS; i++) {
@@ -706,7 +716,6 @@ static void dp_free(struct dataplane *dp)
 	}
 	if (dp->heads_mem)
 		munmap(dp->heads_mem, dp->heads_len);
-	dp->freeing = true;
 	for (i = 0; i < dp->nhash; i++)
 		while (dp->hash[i])
 			rec_free(dp, dp->hash[i]);
@@ -814,12 +823,224 @@ static int links_open(int ns_fd, struct dataplane *dp)
 	return fd;
 }
 
+/* ---- pins (offload/pin.c) ---- */
+
+static struct dp_hook *hook_get(struct dataplane *dp, uint32_t pf,
+				uint32_t hooknum, int32_t priority,
+				uint32_t ifindex);
+static struct dp_hook *hook_find(struct dataplane *dp, uint32_t pf,
+				 uint32_t hooknum, int32_t priority,
+				 uint32_t ifindex);
+
+/* the pin name of @h's link: nf_<pf>_<hook>_<priority>_<slot>, tc_<ifindex>_<hook>_<slot> */
+static void hook_pin_name(const struct dp_hook *h, char *buf, size_t len)
+{
+	if (h->tc)
+		snprintf(buf, len, "tc_%u_%u_%u", h->ifindex, h->hooknum,
+			 h->slot);
+	else
+		snprintf(buf, len, "nf_%u_%u_%d_%u", h->pf, h->hooknum,
+			 h->priority, h->slot);
+}
+
+/* pin @h's link (nothing when pins are off); 0 or -errno with @err */
+static int hook_pin(struct dataplane *dp, struct dp_hook *h,
+		    struct dp_error *err)
+{
+	char name[64];
+	int ret;
+
+	if (!offload_pins_on() || h->link_fd < 0)
+		return 0;
+	hook_pin_name(h, name, sizeof(name));
+	ret = offload_pin(h->link_fd, dp->net->ns_ino, name);
+	if (ret) {
+		snprintf(err->buf, sizeof(err->buf), "cannot pin link %s: %s",
+			 name, strerror(-ret));
+		err->msg = err->buf;
+		return ret;
+	}
+	h->pinned = true;
+	return 0;
+}
+
+/*
+ * pin_set_maps - pin the exact-match set maps (created as sets need them)
+ * not pinned yet, "sethash_<key words>": a restart reads the elements the
+ * packet path added to dynamic sets there. 0 or -errno.
+ */
+static int pin_set_maps(struct dataplane *dp)
+{
+	char name[32];
+	uint32_t w;
+	int ret;
+
+	for (w = 0; w <= SET_KEY_WORDS_MAX; w++) {
+		if (dp->env.set_hash_fd[w] <= 0 ||
+		    dp->set_pinned[w] == dp->env.set_hash_fd[w])
+			continue;
+		snprintf(name, sizeof(name), "sethash_%u", w);
+		ret = offload_pin(dp->env.set_hash_fd[w], dp->net->ns_ino, name);
+		if (ret)
+			return ret;
+		dp->set_pinned[w] = dp->env.set_hash_fd[w];
+	}
+	return 0;
+}
+
+/*
+ * pin_maps - pin the maps a restarted nfbpfd adopts or reads: the prog
+ * arrays and ring the trampolines use (a prog array is emptied when its
+ * last user reference goes: pinned, the walkers stay behind the links),
+ * and the rule, counter and state maps (again after a growth replaced
+ * them). 0 or -errno.
+ */
+static int pin_maps(struct dataplane *dp)
+{
+	const struct { const char *name; int fd; } m[] = {
+		{ "progs", dp->env.progs_fd },
+		{ "progs_tc", dp->env.progs_tc_fd },
+		{ "ring", dp->env.ring_fd },
+		{ "rules", dp->env.rules_fd },
+		{ "counters", dp->env.counters_fd },
+		{ "state", dp->env.state_fd },
+		{ "gen", dp->env.gen_fd },
+	};
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		ret = offload_pin(m[i].fd, dp->net->ns_ino, m[i].name);
+		if (ret)
+			return ret;
+	}
+	memset(dp->set_pinned, 0, sizeof(dp->set_pinned));
+	return pin_set_maps(dp);
+}
+
+/*
+ * map_adopt - the map an earlier nfbpfd pinned as @name, if it is of
+ * @type with @vsize-byte values and @max entries; else -1
+ */
+static int map_adopt(uint64_t ino, const char *name, uint32_t type,
+		     uint32_t vsize, uint32_t max)
+{
+	struct bpf_map_info info;
+	uint32_t len = sizeof(info);
+	int fd = offload_pin_get(ino, name);
+
+	if (fd < 0)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.type != type ||
+	    info.key_size != 4 || info.value_size != vsize ||
+	    info.max_entries != max) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * adopt_maps - the prog arrays and ring of the dataplane an earlier nfbpfd
+ * pinned for @dp's namespace into @dp->env: the trampolines behind its
+ * pinned links tail-call through them, so the walkers of @dp replace its
+ * walkers there in one step (no moment without a filter), and its links
+ * need not be replaced at all (a second link at their hook point would be
+ * EBUSY). Pins that do not fit (another version) are removed: their links
+ * detach before ours attach.
+ * Return: whether they were adopted.
+ */
+static bool adopt_maps(struct dataplane *dp)
+{
+	uint64_t ino = dp->net->ns_ino;
+	int progs, progs_tc, ring;
+
+	if (!offload_pins_on())
+		return false;
+	progs = map_adopt(ino, "progs", BPF_MAP_TYPE_PROG_ARRAY, 4, 1);
+	progs_tc = map_adopt(ino, "progs_tc", BPF_MAP_TYPE_PROG_ARRAY, 4, 2);
+	ring = map_adopt(ino, "ring", BPF_MAP_TYPE_PERCPU_ARRAY,
+			 sizeof(struct codegen_ring), 1);
+	if (progs >= 0 && progs_tc >= 0 && ring >= 0) {
+		dp->env.progs_fd = progs;
+		dp->env.progs_tc_fd = progs_tc;
+		dp->env.ring_fd = ring;
+		return true;
+	}
+	if (progs >= 0)
+		close(progs);
+	if (progs_tc >= 0)
+		close(progs_tc);
+	if (ring >= 0)
+		close(ring);
+	if (offload_pins_remove_ino(ino) == 0 && progs + progs_tc + ring > -3)
+		fprintf(stderr, "nfbpfd: netns %llu: pins of another nfbpfd "
+			"version removed\n", (unsigned long long)ino);
+	return false;
+}
+
+/* adopt_link - offload_pin_each() callback: a pinned link becomes a hook
+ * point of @arg (a dataplane whose maps were adopted), keeping its slot */
+static int adopt_link(void *arg, const char *name)
+{
+	struct dataplane *dp = arg;
+	uint32_t pf, hooknum, slot, ifindex = 0;
+	union {
+		struct bpf_link_info link;
+		struct compat_link_info_tcx tcx;
+	} info;
+	uint32_t len = sizeof(info.link);
+	int32_t prio = 0;
+	struct dp_hook *h;
+	int n = 0, fd;
+
+	if (sscanf(name, "nf_%u_%u_%d_%u%n", &pf, &hooknum, &prio, &slot,
+		   &n) == 4 && !name[n]) {
+		;
+	} else if (sscanf(name, "tc_%u_%u_%u%n", &ifindex, &hooknum, &slot,
+			  &n) == 3 && !name[n] && ifindex) {
+		pf = NFPROTO_NETDEV;
+	} else {
+		return 0;	/* a map, or not ours */
+	}
+	fd = offload_pin_get(dp->net->ns_ino, name);
+	if (fd < 0)
+		return 0;
+	memset(&info, 0, sizeof(info));
+	if (!slot || slot >= DP_BASES || dp->slot_used[slot] ||
+	    hook_find(dp, pf, hooknum, prio, ifindex) ||
+	    bpf_obj_get_info_by_fd(fd, &info.link, &len) ||
+	    (ifindex && info.tcx.ifindex != ifindex)) {
+		/* detached (its device went) or not what its name says */
+		close(fd);
+		offload_unpin(dp->net->ns_ino, name);
+		return 0;
+	}
+	h = hook_get(dp, pf, hooknum, prio, ifindex);
+	if (!h) {
+		close(fd);
+		return -ENOMEM;
+	}
+	h->fresh = false;
+	h->link_fd = fd;
+	h->slot = slot;
+	h->pinned = true;
+	dp->slot_used[slot] = true;
+	/* its trampoline, for BPF_PROG_TEST_RUN (offload_chain_prog()) */
+	h->tramp_fd = bpf_prog_get_fd_by_id(info.link.prog_id);
+	if (h->tramp_fd < 0)
+		h->tramp_fd = -1;
+	return 0;
+}
+
 static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 	struct dataplane *dp = net->dataplane;
 	uint32_t hard;
 	const char *env;
+	bool adopt;
 	int ret;
 
 	if (dp) {
@@ -834,6 +1055,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		dp->walker_fd[ret] = dp->pending_fd[ret] = -1;
 	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
 	dp->link_fd = -1;
+	dp->env.progs_fd = dp->env.progs_tc_fd = dp->env.ring_fd = -1;
+	dp->net = net;
 	dp->nhash = DP_HASH;
 	dp->hash = calloc(dp->nhash, sizeof(*dp->hash));
 	if (!dp->hash) {
@@ -889,17 +1112,26 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 					  &mmapable);
 	dp->env.gen_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_gen", 4, 4,
 					1, NULL);
-	dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "nfbpf_walker",
-					  4, 4, 1, NULL);
+	/* 0. the prog arrays and ring of a pinned dataplane of an earlier
+	 * nfbpfd (adopt_maps()), else new ones */
+	adopt = adopt_maps(dp);
+	if (!adopt)
+		dp->env.progs_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY,
+						  "nfbpf_walker", 4, 4, 1, NULL);
 	/* tc walkers: a prog array holds programs of one type */
-	dp->env.progs_tc_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY,
-					     "nfbpf_tc_walker", 4, 4, 2, NULL);
+	if (!adopt)
+		dp->env.progs_tc_fd = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY,
+						     "nfbpf_tc_walker", 4, 4, 2,
+						     NULL);
 	/* the heads of each hook point, written through a shared mapping */
 	dp->env.heads_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_heads", 4,
 					  sizeof(struct codegen_heads), DP_BASES,
 					  &mmapable);
-	dp->env.ring_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "nfbpf_ring",
-					 4, sizeof(struct codegen_ring), 1, NULL);
+	if (!adopt)
+		dp->env.ring_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY,
+						 "nfbpf_ring", 4,
+						 sizeof(struct codegen_ring), 1,
+						 NULL);
 	dp->env.inflight_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY,
 					     "nfbpf_inflight", 4,
 					     sizeof(struct codegen_inflight), 1,
@@ -912,7 +1144,6 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 						 sizeof(struct codegen_fold_key),
 						 4, FOLD_MAX, &noprealloc);
 	}
-	dp->net = net;
 	dp->link_fd = links_open(net->ns_fd, dp);
 	dp->log = dp_log_new(net->ns_fd, net, &dp->env.log_fd,
 			     &dp->env.nflog_fd);
@@ -973,6 +1204,26 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		ret = -errno;
 		dp->heads_mem = NULL;
 		err->msg = "cannot map the nfbpf heads map";
+		goto out_free;
+	}
+	/* 1. the earlier nfbpfd's links become our hook points, 2. our maps
+	 * are pinned; over its rule, counter and state maps only once our
+	 * walkers replaced its (dataplane_publish()): until then a restart
+	 * still reads its counters there */
+	if (adopt) {
+		dp->adopted = true;
+		ret = offload_pin_each(net->ns_ino, adopt_link, dp);
+		if (ret) {
+			err->msg = "cannot adopt the pinned nfbpf links";
+			goto out_free;
+		}
+	}
+	ret = adopt ? 0 : pin_maps(dp);
+	if (ret) {
+		snprintf(err->buf, sizeof(err->buf),
+			 "cannot pin the nfbpf dataplane maps: %s",
+			 strerror(-ret));
+		err->msg = err->buf;
 		goto out_free;
 	}
 	net->dataplane = dp;
@@ -2460,6 +2711,10 @@ static void grow_commit(struct dataplane *dp)
 	dp->old.state_copy = NULL;
 	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
 	dp->grown = false;
+	/* the grown maps replace the pinned ones (a failure only leaves a
+	 * restart the old counters) */
+	if (pin_maps(dp))
+		fprintf(stderr, "nfbpfd: cannot pin the grown maps\n");
 }
 
 /* abort: back to the maps before growth, shadows as they hold */
@@ -2970,7 +3225,7 @@ static int hook_attach(struct net *net, struct dataplane *dp,
 			return fd;
 		}
 		h->link_fd = fd;
-		return 0;
+		return hook_pin(dp, h, err);
 	}
 	fd = offload_link_create(h->tramp_fd, h->pf, h->hooknum, h->priority,
 				 net->ns_fd);
@@ -2982,11 +3237,18 @@ static int hook_attach(struct net *net, struct dataplane *dp,
 		return fd == -ERANGE ? -EOPNOTSUPP : fd;
 	}
 	h->link_fd = fd;
-	return 0;
+	return hook_pin(dp, h, err);
 }
 
 static void hook_free(struct dataplane *dp, struct dp_hook *h)
 {
+	char name[64];
+
+	/* unpinned, the link detaches with our fd below */
+	if (h->pinned && !dp->freeing) {
+		hook_pin_name(h, name, sizeof(name));
+		offload_unpin(dp->net->ns_ino, name);
+	}
 	if (h->slot)
 		dp->slot_used[h->slot] = false;
 	if (h->link_fd >= 0)
@@ -3459,9 +3721,11 @@ static bool walkers_publish(struct dataplane *dp)
 			dp->pending_fd[c] = -1;
 			dp->walker_nshapes[c] = dp->nshapes;
 			changed = true;
-		} else if (!need[c] && dp->walker_fd[c] >= 0) {
+		} else if (!need[c] && (dp->walker_fd[c] >= 0 || dp->adopted)) {
+			/* (adopted prog arrays: an earlier nfbpfd's walker) */
 			bpf_map_delete_elem(fd, &idx);
-			close(dp->walker_fd[c]);
+			if (dp->walker_fd[c] >= 0)
+				close(dp->walker_fd[c]);
 			dp->walker_fd[c] = -1;
 		}
 	}
@@ -3679,19 +3943,39 @@ void dataplane_publish(struct net *net)
 	dp->conntrack_new = 0;
 	/* cannot fail after this point: the calls below only swap what the
 	 * kernel already accepted */
-	/* new walkers know every shape of both generations, old ones not
-	 * those of the next: no packet may run an old walker once the flip
-	 * is seen (a grace period; a failed wait only loses that) */
-	if (walkers_publish(dp))
-		offload_grace_wait(offload_grace_request());
-	hooks_settle(dp);
-	bpf_map_update_elem(dp->env.gen_fd, &zero, &dp->gen_next, BPF_ANY);
+	if (dp->adopted) {
+		/* the first publish over an earlier nfbpfd's pinned hook
+		 * points: their trampolines run its walkers (on its maps)
+		 * until our walkers replace them in the prog arrays, which
+		 * must find the new generation live at once */
+		bpf_map_update_elem(dp->env.gen_fd, &zero, &dp->gen_next,
+				    BPF_ANY);
+		walkers_publish(dp);
+		hooks_settle(dp);
+		dp->adopted = false;
+		if (pin_maps(dp))
+			fprintf(stderr, "nfbpfd: cannot pin the dataplane maps\n");
+	} else {
+		/* new walkers know every shape of both generations, old
+		 * ones not those of the next: no packet may run an old
+		 * walker once the flip is seen (a grace period; a failed
+		 * wait only loses that) */
+		if (walkers_publish(dp))
+			offload_grace_wait(offload_grace_request());
+		hooks_settle(dp);
+		bpf_map_update_elem(dp->env.gen_fd, &zero, &dp->gen_next,
+				    BPF_ANY);
+	}
 	/* hook points the new generation does not use (their slots' live
 	 * half is empty) */
 	list_for_each_entry_safe(h, tmp, &dp->hooks, list)
 		if (!h->seen)
 			hook_free(dp, h);
 	grow_commit(dp);
+	/* set maps this prepare created (a failure only loses a restart the
+	 * elements the packet path adds to them) */
+	if (!dp->adopted && pin_set_maps(dp))
+		fprintf(stderr, "nfbpfd: cannot pin the set maps\n");
 	/* updated quotas: their new quota word (cannot fail) */
 	for (i = 0; i < dp->nqpend; i++)
 		__atomic_store_n(&dp->state_mem[dp->qpend[i].slot],
@@ -3867,11 +4151,15 @@ void dataplane_net_free(struct net *net)
 {
 	struct dataplane *dp = net->dataplane;
 
-	if (!dp)
-		return;
-	ct_release(net, dp, dp->conntrack);
-	dp_free(dp);
-	net->dataplane = NULL;
+	if (dp) {
+		/* pins kept: what they run may need conntrack */
+		if (!offload_pins_kept())
+			ct_release(net, dp, dp->conntrack);
+		dp_free(dp);
+		net->dataplane = NULL;
+	}
+	if (!offload_pins_kept())
+		dataplane_net_unpin(net);
 }
 
 int dataplane_nflog_sync(struct net *net)
@@ -3915,6 +4203,13 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 		}
 	free(v);
 	return 0;
+}
+
+uint32_t dataplane_set_id(struct net *net, const struct set *s)
+{
+	struct dataplane *dp = net->dataplane;
+
+	return dp && !dp->prepared ? dp_sets_id(dp->sets, s) : 0;
 }
 
 bool dataplane_set_dynamic(struct net *net, const struct set *s)
@@ -4043,6 +4338,19 @@ void offload_map_caps(struct net *net, uint32_t *rules, uint32_t *counters)
 	*counters = dp ? dp->counters_cap : 0;
 }
 
+int dataplane_counter_base(struct net *net, uint32_t slot, uint64_t *packets,
+			   uint64_t *bytes)
+{
+	struct dataplane *dp = net->dataplane;
+
+	if (!dp || !slot || slot >= dp->counters.max || slot >= dp->cnt_cap ||
+	    !dp->counters.used[slot])
+		return -ENOENT;
+	*packets = dp->cnt_init[slot].packets;
+	*bytes = dp->cnt_init[slot].bytes;
+	return 0;
+}
+
 int dataplane_counter_sub(struct net *net, uint32_t slot, uint64_t packets,
 			  uint64_t bytes)
 {
@@ -4085,7 +4393,9 @@ static void links_refresh(struct net *net, struct dataplane *dp)
 	struct dp_error err = { 0 };
 	struct dp_hook *h, *tmp;
 
-	if (dp->prepared)
+	/* (adopted hook points run the earlier nfbpfd's walkers until the
+	 * first publish: the live generation is not ours yet) */
+	if (dp->prepared || dp->adopted)
 		return;
 	dp->err = 0;
 	prepare_hooks(net, dp, genmask_cur(net), &err);

@@ -378,4 +378,23 @@ int offload_log_read(struct net *net,
 size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 			  char *line, size_t size);
 
+/*
+ * pin.c - bpffs pins under <root>/<netns inode>/<name> (see there).
+ * offload_pins_on(): dataplane_pin_init() gave a root. offload_pin() pins
+ * @fd as @name (replacing a pin of that name; 0 when pins are off),
+ * offload_unpin() removes one, offload_pin_get() opens one (-ENOENT when
+ * pins are off), offload_pin_each() calls @fn with each name there (stops
+ * at the first non-zero return), offload_pins_remove_ino() removes the
+ * namespace's directory, offload_pins_kept(): dataplane_pins_keep() was
+ * called.
+ */
+bool offload_pins_on(void);
+bool offload_pins_kept(void);
+int offload_pin(int fd, uint64_t ino, const char *name);
+void offload_unpin(uint64_t ino, const char *name);
+int offload_pin_get(uint64_t ino, const char *name);
+int offload_pin_each(uint64_t ino, int (*fn)(void *arg, const char *name),
+		     void *arg);
+int offload_pins_remove_ino(uint64_t ino);
+
 #endif /* NFBPF_OFFLOAD_H */

@@ -29,7 +29,12 @@ cleanup() { [ -n "${dpid:-}" ] && kill "$dpid" 2>/dev/null; wait 2>/dev/null; rm
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"$top_builddir/nfbpfd" --socket "$sock" --foreground >"$work/nfbpfd.log" 2>&1 &
+# pins in a private bpffs of a mount namespace of its own: gone with it
+mkdir "$work/bpf"
+unshare -m --propagation private sh -c 'mount -t bpf bpf "$0" && exec "$@"' \
+	"$work/bpf" "$top_builddir/nfbpfd" --pin-dir "$work/bpf/nfbpf" \
+	--state-dir "$work/state" \
+	--socket "$sock" --foreground >"$work/nfbpfd.log" 2>&1 &
 dpid=$!
 for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || { echo "dataplane: nfbpfd did not start"; cat "$work/nfbpfd.log"; exit 1; }

@@ -6,8 +6,12 @@
 # and each TOOL; then $work (a scratch directory), $tag (a prefix of
 # scratch netns names, TAG and the pid), nfbpfd started on $work/nfbpf.sock
 # ($dpid, its log $work/nfbpfd.log), NFBPF_SOCKET/NFBPF_PRELOAD exported,
-# $run the nfbpf-run wrapper. On exit: e2e_on_exit (if the script defines
-# it), nfbpfd stopped, every netns in nss deleted, $work removed.
+# $run the nfbpf-run wrapper. nfbpfd pins under a private bpffs
+# ($work/bpf, mounted in a mount namespace of its own that process $holder
+# keeps: never the host's /sys/fs/bpf) and keeps its state in $work/state;
+# e2e_daemon (re)starts it there. On exit: e2e_on_exit (if the script
+# defines it), nfbpfd stopped, every netns in nss deleted, the private
+# bpffs gone with its mount namespace ($holder killed), $work removed.
 # Messages start with "NAME e2e:".
 top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
 top_builddir=${top_builddir:-.}
@@ -16,9 +20,10 @@ nss=()
 e2e_cleanup() {
 	declare -F e2e_on_exit >/dev/null && e2e_on_exit
 	[ -n "${dpid:-}" ] && kill "$dpid" 2>/dev/null
+	[ -n "${holder:-}" ] && kill "$holder" 2>/dev/null
 	wait 2>/dev/null
 	for n in "${nss[@]}"; do ip netns del "$n" 2>/dev/null; done
-	rm -rf "$work"
+	[ -n "${E2E_KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 
 e2e_start() {
@@ -33,13 +38,32 @@ e2e_start() {
 	work=$(mktemp -d /tmp/nfbpf-e2e.XXXXXX)
 	sock=$work/nfbpf.sock
 	trap e2e_cleanup EXIT
-	"$top_builddir/nfbpfd" --socket "$sock" --foreground >"$work/nfbpfd.log" 2>&1 &
-	dpid=$!
-	for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
-	[ -S "$sock" ] || { echo "$name e2e: nfbpfd did not start"; exit 1; }
+	mkdir "$work/bpf"
+	unshare -m --propagation private sh -c \
+		'mount -t bpf bpf "$0" && : >"$0.ok" && exec sleep 3600' \
+		"$work/bpf" 2>"$work/holder.log" &
+	holder=$!
+	for _ in $(seq 50); do [ -e "$work/bpf.ok" ] && break; sleep 0.1; done
+	[ -e "$work/bpf.ok" ] ||
+		{ echo "$name e2e: no private bpffs: $(cat "$work/holder.log")"; exit 1; }
+	e2e_daemon || { echo "$name e2e: nfbpfd did not start"; exit 1; }
 	export NFBPF_SOCKET=$sock
 	export NFBPF_PRELOAD=$(cd "$top_builddir" && pwd)/.libs/libnfbpf-preload.so
 	run=$(cd "$top_builddir" && pwd)/nfbpf-run
+}
+
+# e2e_daemon: start nfbpfd (again) in $holder's mount namespace, pins
+# under $work/bpf/nfbpf, state in $work/state; $dpid; 1 if it does not
+# listen in 5 s
+e2e_daemon() {
+	rm -f "$sock"
+	# (entering a mount namespace goes to its root: absolute paths)
+	nsenter -t "$holder" -m -- "$(cd "$top_builddir" && pwd)/nfbpfd" --socket "$sock" \
+		--pin-dir "$work/bpf/nfbpf" --state-dir "$work/state" \
+		--foreground >>"$work/nfbpfd.log" 2>&1 &
+	dpid=$!
+	for _ in $(seq 50); do [ -S "$sock" ] && return 0; sleep 0.1; done
+	return 1
 }
 
 # e2e_netns NS: a scratch netns (deleted on exit) with lo up

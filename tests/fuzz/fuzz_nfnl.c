@@ -165,6 +165,51 @@ int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val)
 	return 0;
 }
 
+int dataplane_counter_base(struct net *net, uint32_t slot, uint64_t *packets,
+			   uint64_t *bytes)
+{
+	(void)net; (void)slot;
+	*packets = *bytes = 0;
+	return -ENOENT;
+}
+
+int dataplane_restore_begin(struct net *net)
+{
+	(void)net;
+	return -ENOENT;
+}
+
+int dataplane_restore_counter(struct net *net, uint32_t slot,
+			      uint64_t *packets, uint64_t *bytes)
+{
+	(void)net; (void)slot; (void)packets; (void)bytes;
+	return -ENOENT;
+}
+
+int dataplane_restore_word(struct net *net, uint32_t slot, uint64_t *val)
+{
+	(void)net; (void)slot; (void)val;
+	return -ENOENT;
+}
+
+int dataplane_restore_set(struct net *net, uint32_t id, uint32_t klen,
+			  int (*fn)(void *arg, const uint8_t *key,
+				    uint64_t timeout_ms, uint64_t expires_ms),
+			  void *arg)
+{
+	(void)net; (void)id; (void)klen; (void)fn; (void)arg;
+	return -ENOENT;
+}
+
+uint32_t dataplane_set_id(struct net *net, const struct set *s)
+{
+	(void)net; (void)s;
+	return 0;
+}
+
+void dataplane_restore_end(struct net *net) { (void)net; }
+void dataplane_net_unpin(struct net *net) { (void)net; }
+
 void dataplane_stats(const struct net *net, struct dp_stats *st)
 {
 	(void)net;
