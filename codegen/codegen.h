@@ -477,6 +477,8 @@ struct codegen_env {
 		/* probe-read members; -1 = not in this kernel (key refused at load) */
 		int16_t skb_sk, skb_secmark, dev_group, dev_link_ops, link_ops_kind;
 		int16_t sk_state, sk_net, sk_socket, req_listener, socket_file;
+		int16_t sk_protocol, sk_kern_sock;	/* -1: unknown */
+		uint8_t sk_kern_sock_shift;
 		int16_t file_cred, cred_fsuid, cred_fsgid;
 		int16_t sk_classid, skb_active_ext;
 		int16_t sec_path_bit;	/* SKB_EXT_SEC_PATH */
@@ -656,6 +658,7 @@ uint64_t codegen_hl_key(const char *name, uint8_t family);
  * the drop.
  */
 #define REJECT_CSUM_KNOWN	0x80
+#define REJECT_SK_ICMP_CTL	0x1
 #define REJECT_REC_DATA	1232	/* IPV6_MIN_MTU - ipv6hdr - icmp6hdr: the
 				 * longest quote an ICMP error carries */
 
@@ -671,6 +674,10 @@ uint64_t codegen_hl_key(const char *name, uint8_t family);
  * @csum: REJECT_CSUM_KNOWN | skb->ip_summed | skb->csum_valid << 2 (0 if
  *	  this kernel's BTF lacks them: checksums count as verified)
  * @caplen: bytes of @data copied (min(@len, REJECT_REC_DATA))
+ * @sk_flags: REJECT_SK_ICMP_CTL: skb->sk is the kernel's own ICMP/ICMPv6
+ *	      socket (an echo or timestamp reply of icmp_reply()): the
+ *	      kernel's icmp_send() about it finds that socket's per-CPU
+ *	      lock taken (icmp_xmit_lock()) and sends nothing
  * @len: skb->len (from the network header)
  * @mark: skb->mark
  * @iif: input ifindex (0: none)
@@ -687,7 +694,7 @@ struct codegen_reject_rec {
 	uint8_t pktflags;
 	uint8_t csum;
 	uint16_t caplen;
-	uint16_t pad2;
+	uint16_t sk_flags;
 	uint32_t len;
 	uint32_t mark;
 	uint32_t iif;

@@ -355,6 +355,21 @@ int offload_btf_env(struct codegen_env *env)
 		env->off.skb_csum_valid = (int16_t)(bits / 8);
 		env->off.csum_valid_shift = bits % 8;
 	}
+	/* sock: sk_protocol (u16) and the sk_kern_sock bit, for reject
+	 * records (REJECT_SK_ICMP_CTL); -1 = not known */
+	env->off.sk_protocol = env->off.sk_kern_sock = -1;
+	id = btf__find_by_name_kind(vmlinux, "sock", BTF_KIND_STRUCT);
+	if (id >= 0 &&
+	    !member_bits(btf__type_by_id(vmlinux, id), "sk_protocol", &bits,
+			 &bitsize, NULL) && !(bits % 8) &&
+	    (!bitsize || bitsize == 16))
+		env->off.sk_protocol = (int16_t)(bits / 8);
+	if (id >= 0 &&
+	    !member_bits(btf__type_by_id(vmlinux, id), "sk_kern_sock", &bits,
+			 &bitsize, NULL) && bitsize == 1) {
+		env->off.sk_kern_sock = (int16_t)(bits / 8);
+		env->off.sk_kern_sock_shift = bits % 8;
+	}
 
 	id = btf__find_by_name_kind(vmlinux, "bpf_dynptr_from_skb", BTF_KIND_FUNC);
 	if (id < 0)

@@ -820,6 +820,11 @@ static int on_record(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*rec) || !offload_reject_build(rec, &r))
 		return 0;
+	/* an ICMP error about a packet of the kernel's own ICMP socket
+	 * (icmp_send(): icmp_xmit_lock() finds it taken); a TCP reset is
+	 * sent through another socket */
+	if ((rec->sk_flags & REJECT_SK_ICMP_CTL) && r.proto != 6)
+		return 0;
 	if (sockets(rj)) {
 		rj->lost++;
 		return 0;

@@ -72,6 +72,35 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 	const struct codegen_env *env = ec->env;
 	uint32_t l_out = codegen_label_new(p);
 
+	/* 0. scratch = REJECT_SK_ICMP_CTL if skb->sk is a kernel socket of
+	 * protocol ICMP or ICMPv6 (the per-CPU sockets icmp_reply() and
+	 * icmpv6_echo_reply() send with, their lock held), else 0 */
+	if (env->off.sk_protocol >= 0 && env->off.sk_kern_sock >= 0) {
+		uint32_t l_no = codegen_label_new(p), l_icmp = codegen_label_new(p);
+		uint32_t l_done = codegen_label_new(p);
+
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));
+		codegen_emit_probe_deref(p, R9, env->off.skb_sk, l_no);
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+		codegen_emit_probe_read(p, ST_OFF(scratch), 2, R9, env->off.sk_protocol);
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, ST_OFF(scratch)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 1, 0), l_icmp);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 58, 0), l_no);
+		codegen_label_bind(p, l_icmp);
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+		codegen_emit_probe_read(p, ST_OFF(scratch), 1, R9, env->off.sk_kern_sock);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, env->off.sk_kern_sock_shift));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 1));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_no);
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), REJECT_SK_ICMP_CTL));
+		codegen_emit_jmp(p, INSN_JA(0), l_done);
+		codegen_label_bind(p, l_no);
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+		codegen_label_bind(p, l_done);
+	} else {
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	}
 	/* r0 = bpf_ringbuf_reserve(reject, sizeof(rec), 0); if !r0 goto out */
 	codegen_emit_ld_map(p, R1, env->reject_fd);
 	codegen_emit(p, INSN_MOV64_IMM(R2, sizeof(struct codegen_reject_rec)));
@@ -93,6 +122,7 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 	copy_field(p, BPF_W, R6, PKT_OFF(mark), REC(mark));
 	copy_field(p, BPF_W, R6, PKT_OFF(iif), REC(iif));
 	copy_field(p, BPF_W, R6, PKT_OFF(oif), REC(oif));
+	copy_field(p, BPF_H, R6, ST_OFF(scratch), REC(sk_flags));
 	/* 3. rec->csum = KNOWN | skb->ip_summed | skb->csum_valid << 2 */
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(csum), 0));
 	if (env->off.skb_ip_summed >= 0 && env->off.skb_csum_valid >= 0) {
