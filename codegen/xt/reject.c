@@ -21,12 +21,10 @@ static const int8_t ipt_code[] = {
 	[2] = 2,	/* IPT_ICMP_PROT_UNREACHABLE */
 	[3] = 3,	/* IPT_ICMP_PORT_UNREACHABLE */
 	[4] = -1,	/* IPT_ICMP_ECHOREPLY: "doesn't happen" */
-	[5] = 6,	/* IPT_ICMP_NET_UNKNOWN */
-	[6] = 7,	/* IPT_ICMP_HOST_UNKNOWN */
-	[7] = 9,	/* IPT_ICMP_NET_PROHIBITED */
-	[8] = 10,	/* IPT_ICMP_HOST_PROHIBITED */
-	[9] = -2,	/* IPT_TCP_RESET */
-	[10] = 13,	/* IPT_ICMP_ADMIN_PROHIBITED: ICMP_PKT_FILTERED */
+	[5] = 9,	/* IPT_ICMP_NET_PROHIBITED: ICMP_NET_ANO */
+	[6] = 10,	/* IPT_ICMP_HOST_PROHIBITED: ICMP_HOST_ANO */
+	[7] = -2,	/* IPT_TCP_RESET */
+	[8] = 13,	/* IPT_ICMP_ADMIN_PROHIBITED: ICMP_PKT_FILTERED */
 };
 
 /* enum ip6t_reject_with -> ICMPv6 code */

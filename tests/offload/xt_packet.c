@@ -682,7 +682,7 @@ Test(xt_packet, reject_target_tcp_reset)
 	socklen_t len = sizeof(err);
 
 	/* -p tcp --dport 9 -j REJECT --reject-with tcp-reset */
-	reject_rule("tcp", 9, 9);
+	reject_rule("tcp", 9, 7);	/* IPT_TCP_RESET (ipt_REJECT.h) */
 	cr_assert_eq(connect(s, (void *)&a, sizeof(a)), -1);
 	cr_assert_eq(errno, EINPROGRESS);
 	cr_assert_geq(offload_log_read(&net, no_log, NULL), 1, "one record");
