@@ -1172,7 +1172,7 @@ struct jnl_rec {
 	uint64_t msgs_len;
 };
 
-/* a table's generator before and after the batch */
+/* the generator of a table the batch gave handles of, before and after */
 struct jnl_table {
 	uint8_t family;
 	char name[NFT_TABLE_MAXNAMELEN];
@@ -1384,6 +1384,9 @@ int nfnl_state_commit(struct net *net, const struct nfnl_state_note *n,
 			nfnl_buf_fini(&tabs);
 			return nfnl_state_save(net);
 		}
+		/* (a generator the batch did not move needs no setting) */
+		if (t->hgen_mark == t->hgenerator)
+			continue;
 		snprintf(jt.name, sizeof(jt.name), "%s", t->name);
 		if (!buf_add(&tabs, &jt, sizeof(jt)))
 			rec.ntables++;
