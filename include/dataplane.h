@@ -164,6 +164,13 @@ int dataplane_counter_base(struct net *net, uint32_t slot, uint64_t *packets,
 			   uint64_t *bytes);
 
 /**
+ * dataplane_counter_epoch - bumped whenever a counter base changes for an
+ * existing slot (a reset, the maps' growth folding the counter map into
+ * the bases): the bases a state file holds are stale then.
+ */
+uint64_t dataplane_counter_epoch(struct net *net);
+
+/**
  * dataplane_restore_begin - a restart is about to rebuild @net's model:
  * opens the counter map pinned by the earlier nfbpfd (before the rebuild's
  * commit pins ours over it).

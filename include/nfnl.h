@@ -250,10 +250,11 @@ void nfnl_client_release(struct client *cl);
 /*
  * state.c - the state directory (NULL: none): nfnl_state_save() writes
  * @net's committed ruleset to <nfnl_state_dir>/<netns inode> (0 or
- * -errno); nfnl_state_restore() rebuilds a new @net's model from it if the
+ * -errno) and empties its journal (nfnl_state_commit() appends a
+ * committed batch to it, or calls nfnl_state_save()); nfnl_state_restore() rebuilds a new @net's model from it if the
  * namespace still has the pins of an earlier nfbpfd (0: restored or
  * nothing to restore; -errno with *@msg); nfnl_state_remove() deletes the
- * file (the namespace is released); nfnl_state_handle() is rcv_batch()'s
+ * files (the namespace is released); nfnl_state_handle() is rcv_batch()'s
  * hook for the messages of a restore batch.
  */
 extern const char *nfnl_state_dir;
@@ -263,6 +264,40 @@ void nfnl_state_remove(struct net *net);
 struct nlattr;
 void nfnl_state_handle(struct client *cl, const struct nlmsghdr *nlh,
 		       const struct nlattr *const *cda);
+
+/**
+ * struct nfnl_state_note - what a commit made, for the state journal
+ * @handles: the handle of each object the commit created (uint64_t each,
+ *	     in commit order): a replay must give the same
+ * @counters: struct state_counter records of the counters, quotas and
+ *	      limits of the rules and objects it created
+ */
+struct nfnl_state_note {
+	struct nfnl_buf handles;
+	struct nfnl_buf counters;
+};
+struct trans;
+void nfnl_state_note_init(struct nfnl_state_note *n);
+void nfnl_state_note_fini(struct nfnl_state_note *n);
+/* nfnl_state_note - a ruleset_tx_commit() notify callback's record @tr */
+void nfnl_state_note(struct nfnl_state_note *n, struct net *net,
+		     const struct trans *tr);
+/**
+ * nfnl_state_commit - a client batch committed: append it to the state
+ * journal (or write the whole state, see state.c)
+ * @net: namespace
+ * @n: what the commit made
+ * @msgs: the batch's messages between BATCH_BEGIN and BATCH_END
+ * @len: their bytes
+ * @table_handle: net->table_handle when the batch began
+ * @base_seq: net->base_seq when the batch began
+ * @owned: a table had NFT_TABLE_F_OWNER when the batch began
+ */
+int nfnl_state_commit(struct net *net, const struct nfnl_state_note *n,
+		      const void *msgs, size_t len, uint64_t table_handle,
+		      uint32_t base_seq, bool owned);
+/* nfnl_state_replayed - a restore's journal batch committed with @n */
+void nfnl_state_replayed(struct client *cl, const struct nfnl_state_note *n);
 
 /**
  * nfnl_multicast - deliver @len bytes of messages as one datagram to every

@@ -332,6 +332,12 @@ struct net {
 	struct ulog_net *ulog;	/* nfnetlink_log instances (nfnl/ulog.c) */
 	uint8_t *nflog_bound;	/* NFLOG_GROUPS bits: groups with an instance
 				 * (NULL: none yet), read by the dataplane */
+	/* nfnl/state.c: the state file of the namespace */
+	uint64_t state_serial;	/* its base's serial (0: none written) */
+	uint64_t state_base_len;	/* bytes of the base */
+	uint64_t state_jnl_len;	/* bytes of the journal (0: none) */
+	uint32_t state_records;	/* records in the journal */
+	uint64_t state_cnt_epoch;	/* dataplane_counter_epoch() at the base */
 };
 
 #define NFLOG_GROUPS	65536

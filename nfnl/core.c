@@ -345,6 +345,7 @@ struct notify_ctx {
 	struct client *cl;
 	struct nfnl_buf events;		/* for listeners (all of them) */
 	struct nfnl_buf echo;		/* for the sender, if it asked */
+	struct nfnl_state_note note;	/* for the state journal */
 };
 
 /*
@@ -425,6 +426,7 @@ static void notify_one(const struct trans *tr, void *data)
 					NLM_F_REPLACE);
 	int i, ev = events[tr->op];
 
+	nfnl_state_note(&nc->note, net, tr);
 	if (tr->binding)
 		return;	/* a bound chain goes silently with its rule */
 	if (tr->op == TRANS_DELRULE)
@@ -567,7 +569,8 @@ static void rcv_batch(struct client *cl, const struct nlmsghdr *begin,
 	const struct nlattr *bcda[NFNL_BATCH_MAX + 1];
 	struct pending_err *errs = NULL;
 	size_t nerrs = 0, caperrs = 0, i, hl;
-	bool failure = false, done = false, refused = false;
+	bool failure = false, done = false, refused = false, owned = false;
+	const char *msgs = p;
 	uint64_t table_handle_mark;
 	uint32_t nfailed = 0;
 	struct table *t;
@@ -604,8 +607,10 @@ static void rcv_batch(struct client *cl, const struct nlmsghdr *begin,
 
 	nfnl_rule_xt_prefetch(cl->net, p, len);
 	ruleset_tx_init(&tx, cl->net);
-	list_for_each_entry(t, &cl->net->tables, list)
+	list_for_each_entry(t, &cl->net->tables, list) {
 		t->hgen_mark = t->hgenerator;
+		owned |= !!(t->flags & NFT_TABLE_F_OWNER);
+	}
 	table_handle_mark = cl->net->table_handle;
 	tx.pid = cl->pid;
 	memcpy(tx.comm, cl->comm, sizeof(tx.comm));
@@ -702,9 +707,11 @@ ack:
 
 		/* nf_tables_commit(): nothing to commit, no new generation */
 		bool empty = list_empty(&tx.records);
+		uint32_t seq_mark = cl->net->base_seq;
 
 		nfnl_buf_init(&nc.events);
 		nfnl_buf_init(&nc.echo);
+		nfnl_state_note_init(&nc.note);
 		err = ruleset_tx_commit(&tx, notify_one, &nc, &msg);
 		if (err) {
 			struct extack ext = { 0 };
@@ -714,11 +721,16 @@ ack:
 		} else if (!empty) {
 			send_events(cl, &nc, &tx);
 			/* (a restore saves once its counters are carried) */
-			if (!cl->restore)
-				nfnl_state_save(cl->net);
+			if (cl->restore)
+				nfnl_state_replayed(cl, &nc.note);
+			else
+				nfnl_state_commit(cl->net, &nc.note, msgs,
+						  p - msgs, table_handle_mark,
+						  seq_mark, owned);
 		}
 		nfnl_buf_fini(&nc.events);
 		nfnl_buf_fini(&nc.echo);
+		nfnl_state_note_fini(&nc.note);
 	} else {
 		ruleset_tx_abort(&tx);
 		/*

@@ -3,8 +3,10 @@
  * state.c - the state directory: each namespace's committed ruleset, so
  * that a restarted nfbpfd rebuilds the model the pinned dataplane runs.
  *
- * <state-dir>/<netns inode> is rewritten after every commit (a temporary
- * file, then rename()): a header, the handle generators, the counter
+ * <state-dir>/<netns inode> (the base) is written now and then at a
+ * commit (a temporary file, then rename()); the commits in between append
+ * their batches to <state-dir>/<netns inode>.journal (see "The journal"
+ * below). The base holds a header, the handle generators, the counter
  * slots, then the netlink dump of the ruleset exactly as `nft list
  * ruleset` receives it (tables, chains, sets, objects, set elements,
  * rules: NEWTABLE ... NEWRULE messages with their handles, userdata and
@@ -13,7 +15,8 @@
  * (the table's generator is set just before its message, see
  * nfnl_state_handle()), then puts back the generators and generation id
  * and carries every counter over from the earlier nfbpfd's pinned counter
- * map (what it counted until our walkers replaced its).
+ * map (what it counted until our walkers replaced its). The journal's
+ * batches are replayed after the base, before the counters are carried.
  *
  * A state file is trusted only while the namespace still has pins: they
  * hold it, so its inode cannot have been reused by another namespace.
@@ -26,6 +29,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
+#include <sys/uio.h>
 #include <sys/stat.h>
 #include <linux/netlink.h>
 #include <linux/netfilter.h>
@@ -33,6 +38,8 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include "handlers.h"
+#include "trans.h"
+#include "nfnl_compat.h"
 #include "dataplane.h"
 #include "object.h"
 #include "expr/counter.h"
@@ -41,7 +48,7 @@
 
 const char *nfnl_state_dir;
 
-#define STATE_MAGIC	"nfbpfst3"
+#define STATE_MAGIC	"nfbpfst4"
 
 /**
  * struct state_hdr - start of a state file (host byte order: the file is
@@ -55,6 +62,7 @@ const char *nfnl_state_dir;
  * @dump_len: bytes of netlink dump after those
  * @saved_ms: CLOCK_BOOTTIME of the dump, in ms (element expirations in the
  *	      dump count from there; pins do not outlive a boot)
+ * @serial: random, non-zero: the journal that goes with this base has it
  */
 struct state_hdr {
 	char magic[8];
@@ -65,6 +73,7 @@ struct state_hdr {
 	uint64_t table_handle;
 	uint64_t dump_len;
 	uint64_t saved_ms;
+	uint64_t serial;
 };
 
 static uint64_t boottime_ms(void)
@@ -133,6 +142,7 @@ struct state_replay {
 	uint64_t *handles;
 	size_t n, i;
 	uint64_t elapsed;
+	struct nfnl_buf *got;	/* journal replay: the handles it gave */
 };
 
 static int state_path(const struct net *net, char *buf, size_t len,
@@ -204,6 +214,61 @@ static uint32_t save_words(struct rule *r, struct state_counter *sc,
 	return n;
 }
 
+/* the counters and state words of rule @r (of @sc's table) into @b */
+static uint32_t save_rule(struct net *net, struct rule *r,
+			  struct state_counter *sc, struct nfnl_buf *b)
+{
+	struct expr *e;
+	uint32_t n;
+
+	sc->handle = r->handle;
+	n = save_words(r, sc, b);
+	sc->kind = STATE_CNT_RULE;
+	sc->index = 0;
+	rule_for_each_expr(e, r) {
+		struct expr_counter *ec;
+
+		if (e->type != EXPR_COUNTER)
+			continue;
+		ec = expr_priv(e);
+		sc->slot = ec->slot;
+		if (!dataplane_counter_base(net, ec->slot, &sc->packets,
+					    &sc->bytes) &&
+		    !buf_add(b, sc, sizeof(*sc)))
+			n++;
+		sc->index++;
+	}
+	return n;
+}
+
+/* the counter or state word of object @o (of @sc's table) into @b */
+static uint32_t save_obj(struct net *net, struct object *o,
+			 struct state_counter *sc, struct nfnl_buf *b)
+{
+	uint32_t n = 0;
+
+	if ((o->type == OBJ_TYPE_QUOTA || o->type == OBJ_TYPE_LIMIT) &&
+	    o->dp_slot[0]) {
+		sc->kind = STATE_WORD_OBJ;
+		sc->handle = o->handle;
+		sc->index = o->type;
+		sc->slot = o->dp_slot[0];
+		sc->packets = sc->bytes = 0;
+		if (!buf_add(b, sc, sizeof(*sc)))
+			n++;
+	}
+	if (o->type != OBJ_TYPE_COUNTER)
+		return n;
+	sc->kind = STATE_CNT_OBJ;
+	sc->handle = o->handle;
+	sc->index = 0;
+	sc->slot = o->dp_slot[0];
+	if (!dataplane_counter_base(net, sc->slot, &sc->packets, &sc->bytes) &&
+	    !buf_add(b, sc, sizeof(*sc)))
+		n++;
+	return n;
+}
+
 /* the counters of the live generation into @b; their count */
 static uint32_t save_counters(struct net *net, struct nfnl_buf *b)
 {
@@ -213,7 +278,6 @@ static uint32_t save_counters(struct net *net, struct nfnl_buf *b)
 	struct chain *c;
 	struct object *o;
 	struct rule *r;
-	struct expr *e;
 	uint32_t n = 0;
 
 	list_for_each_entry(t, &net->tables, list) {
@@ -225,52 +289,13 @@ static uint32_t save_counters(struct net *net, struct nfnl_buf *b)
 		list_for_each_entry(c, &t->chains, list) {
 			if (!active(c->genmask, cur))
 				continue;
-			list_for_each_entry(r, &c->rules, list) {
-				if (!active(r->genmask, cur))
-					continue;
-				sc.handle = r->handle;
-				n += save_words(r, &sc, b);
-				sc.kind = STATE_CNT_RULE;
-				sc.index = 0;
-				rule_for_each_expr(e, r) {
-					struct expr_counter *ec;
-
-					if (e->type != EXPR_COUNTER)
-						continue;
-					ec = expr_priv(e);
-					sc.slot = ec->slot;
-					if (!dataplane_counter_base(net, ec->slot,
-								    &sc.packets,
-								    &sc.bytes) &&
-					    !buf_add(b, &sc, sizeof(sc)))
-						n++;
-					sc.index++;
-				}
-			}
+			list_for_each_entry(r, &c->rules, list)
+				if (active(r->genmask, cur))
+					n += save_rule(net, r, &sc, b);
 		}
-		list_for_each_entry(o, &t->objects, list) {
-			if (!active(o->genmask, cur))
-				continue;
-			if ((o->type == OBJ_TYPE_QUOTA ||
-			     o->type == OBJ_TYPE_LIMIT) && o->dp_slot[0]) {
-				sc.kind = STATE_WORD_OBJ;
-				sc.handle = o->handle;
-				sc.index = o->type;
-				sc.slot = o->dp_slot[0];
-				if (!buf_add(b, &sc, sizeof(sc)))
-					n++;
-			}
-			if (o->type != OBJ_TYPE_COUNTER)
-				continue;
-			sc.kind = STATE_CNT_OBJ;
-			sc.handle = o->handle;
-			sc.index = 0;
-			sc.slot = o->dp_slot[0];
-			if (!dataplane_counter_base(net, sc.slot, &sc.packets,
-						    &sc.bytes) &&
-			    !buf_add(b, &sc, sizeof(sc)))
-				n++;
-		}
+		list_for_each_entry(o, &t->objects, list)
+			if (active(o->genmask, cur))
+				n += save_obj(net, o, &sc, b);
 	}
 	return n;
 }
@@ -305,6 +330,19 @@ static uint32_t save_sets(struct net *net, struct nfnl_buf *b)
 	return n;
 }
 
+/* a base's serial: random, non-zero, not @net's current one */
+static uint64_t new_serial(const struct net *net)
+{
+	uint64_t v = 0;
+
+	while (!v || v == net->state_serial) {
+		if (getrandom(&v, sizeof(v), 0) != sizeof(v))
+			v = boottime_ms() ^ ((uint64_t)getpid() << 32) ^
+			    (net->state_serial + 1);
+	}
+	return v;
+}
+
 int nfnl_state_save(struct net *net)
 {
 	static const uint16_t types[] = {
@@ -331,6 +369,7 @@ int nfnl_state_save(struct net *net)
 	h.base_seq = net->base_seq;
 	h.table_handle = net->table_handle;
 	h.saved_ms = boottime_ms();
+	h.serial = new_serial(net);
 	buf_add(&b, &h, sizeof(h));
 	list_for_each_entry(t, &net->tables, list) {
 		struct state_table st = { .family = t->family,
@@ -357,6 +396,7 @@ int nfnl_state_save(struct net *net)
 	h.dump_len = cl.out.buf.len;
 	if (b.err || cl.out.buf.err) {
 		ret = -ENOMEM;
+		net->state_serial = 0;
 		goto out_free;
 	}
 	memcpy(b.data, &h, sizeof(h));
@@ -364,6 +404,7 @@ int nfnl_state_save(struct net *net)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ret = -errno;
+		net->state_serial = 0;
 		goto out_free;
 	}
 	/* no fsync: the file serves a restart while the pins exist, and
@@ -376,8 +417,21 @@ int nfnl_state_save(struct net *net)
 		ret = -errno;
 	if (!ret && rename(tmp, path))
 		ret = -errno;
-	if (ret)
+	if (ret) {
 		unlink(tmp);
+		/* the journal lacks this commit: no record goes after it */
+		net->state_serial = 0;
+		goto out_free;
+	}
+	/* the journal of the earlier base goes (left behind, its serial
+	 * keeps it out of a restore) */
+	net->state_serial = h.serial;
+	net->state_base_len = b.len + cl.out.buf.len;
+	net->state_jnl_len = 0;
+	net->state_records = 0;
+	net->state_cnt_epoch = dataplane_counter_epoch(net);
+	if (!state_path(net, path, sizeof(path), ".journal"))
+		unlink(path);
 out_free:
 	nfnl_buf_fini(&b);
 	nfnl_out_fini(&cl.out);
@@ -390,6 +444,9 @@ void nfnl_state_remove(struct net *net)
 
 	if (nfnl_state_dir && !state_path(net, path, sizeof(path), ""))
 		unlink(path);
+	if (nfnl_state_dir && !state_path(net, path, sizeof(path), ".journal"))
+		unlink(path);
+	net->state_serial = 0;
 }
 
 /* the attribute that carries each message type's handle (0: none) */
@@ -1077,19 +1134,494 @@ static void carry_counters(struct net *net, const struct state_counter *sc,
 	}
 }
 
+/*
+ * The journal: <state-dir>/<netns inode>.journal holds the batches
+ * committed since the base (the state file) was written, so that a commit
+ * costs what its batch is, not what the ruleset is. A header (its base's
+ * serial), then one record per committed batch: the generators before and
+ * after, the handles the commit gave, the counter and state slots of what
+ * it created, and the batch's messages as the client sent them. A restore
+ * replays the base, then each record as a batch of a client; it refuses
+ * the state if a replay gives other handles (the base and the records
+ * before it are committed by then: the dataplane runs those). The base
+ * is written again
+ * (and the journal emptied) when the journal outgrows it, and for batches
+ * whose replay could not give the same (see batch_replayable()).
+ */
+#define JNL_MAGIC	"nfbpfjn1"
+#define REC_MAGIC	"nfbpfjr1"
+#define JNL_MAX_RECORDS	1024
+
+struct jnl_hdr {
+	char magic[8];
+	uint64_t serial;
+};
+
+/**
+ * struct jnl_rec - one committed batch; then @ntables struct jnl_table,
+ * @ncounters struct state_counter, @nhandles uint64_t, @msgs_len bytes of
+ * messages, zero padded to 8 bytes
+ * @len: bytes of the record, all of it
+ */
+struct jnl_rec {
+	char magic[8];
+	uint64_t len;
+	uint64_t th_pre, th_post;
+	uint32_t seq_pre, seq_post;
+	uint32_t ntables, ncounters, nhandles, pad;
+	uint64_t msgs_len;
+};
+
+/* the generator of a table the batch gave handles of, before and after */
+struct jnl_table {
+	uint8_t family;
+	char name[NFT_TABLE_MAXNAMELEN];
+	uint64_t pre, post;
+};
+
+void nfnl_state_note_init(struct nfnl_state_note *n)
+{
+	nfnl_buf_init(&n->handles);
+	nfnl_buf_init(&n->counters);
+}
+
+void nfnl_state_note_fini(struct nfnl_state_note *n)
+{
+	nfnl_buf_fini(&n->handles);
+	nfnl_buf_fini(&n->counters);
+}
+
+void nfnl_state_note(struct nfnl_state_note *n, struct net *net,
+		     const struct trans *tr)
+{
+	struct state_counter sc;
+	uint64_t h;
+
+	switch (tr->op) {
+	case TRANS_NEWTABLE:
+		h = tr->table->handle;
+		break;
+	case TRANS_NEWCHAIN:
+		h = tr->chain->handle;
+		break;
+	case TRANS_NEWRULE:
+		h = tr->rule->handle;
+		break;
+	case TRANS_NEWSET:
+		h = tr->set->handle;
+		break;
+	case TRANS_NEWOBJ:
+		h = tr->obj->handle;
+		break;
+	default:
+		return;
+	}
+	buf_add(&n->handles, &h, sizeof(h));
+	if (!nfnl_state_dir || (tr->op != TRANS_NEWRULE && tr->op != TRANS_NEWOBJ))
+		return;
+	memset(&sc, 0, sizeof(sc));
+	sc.family = tr->table->family;
+	snprintf(sc.table, sizeof(sc.table), "%s", tr->table->name);
+	if (tr->op == TRANS_NEWRULE)
+		save_rule(net, tr->rule, &sc, &n->counters);
+	else
+		save_obj(net, tr->obj, &sc, &n->counters);
+}
+
+void nfnl_state_replayed(struct client *cl, const struct nfnl_state_note *n)
+{
+	struct state_replay *rp = cl->restore;
+
+	if (rp->got)
+		buf_add(rp->got, n->handles.data, n->handles.len);
+}
+
+/* the string of attribute @a into @buf (@len bytes), false if too long */
+static bool attr_str(const struct nlattr *a, char *buf, size_t len)
+{
+	size_t n = a->nla_len - NLA_HDRLEN;
+
+	if (n && ((const char *)a)[NLA_HDRLEN + n - 1] == '\0')
+		n--;
+	if (n >= len)
+		return false;
+	memcpy(buf, (const char *)a + NLA_HDRLEN, n);
+	buf[n] = '\0';
+	return true;
+}
+
+static bool attr_u32(const struct nlattr *a, uint32_t *v)
+{
+	if (!a || a->nla_len != NLA_HDRLEN + 4)
+		return false;
+	memcpy(v, (const char *)a + NLA_HDRLEN, 4);
+	*v = be32toh(*v);
+	return true;
+}
+
+/* the set the elements of NEWSETELEM/DELSETELEM @nlh go to: not one with
+ * timeouts, not one the packet path writes? (else: false) */
+static bool elems_replayable(struct net *net, const struct nlmsghdr *nlh,
+			     const uint8_t *p, size_t len)
+{
+	const struct nfgenmsg *nfg = NLMSG_DATA(nlh);
+	const struct nlattr *id = msg_attr(nlh, NFTA_SET_ELEM_LIST_SET_ID),
+			    *ta = msg_attr(nlh, NFTA_SET_ELEM_LIST_TABLE),
+			    *sa = msg_attr(nlh, NFTA_SET_ELEM_LIST_SET);
+	const uint32_t bad = NFT_SET_TIMEOUT | NFT_SET_EVAL;
+	char tname[NFT_TABLE_MAXNAMELEN], sname[NFT_SET_MAXNAMELEN];
+	const struct nlmsghdr *m;
+	struct table *t;
+	struct set *s;
+	uint32_t want, have, flags;
+	size_t off;
+
+	/* nft_set_lookup_global(): by name, else by id in the batch */
+	if (ta && sa && attr_str(ta, tname, sizeof(tname)) &&
+	    attr_str(sa, sname, sizeof(sname))) {
+		t = ruleset_table_lookup(net, tname, nfg->nfgen_family,
+					 genmask_cur(net));
+		s = t ? ruleset_set_lookup(t, sname, genmask_cur(net)) : NULL;
+		if (s)
+			return !(s->flags & bad) && !dataplane_set_dynamic(net, s);
+	}
+	if (!id || !attr_u32(id, &want))
+		return false;
+	for (off = 0; off + NLMSG_HDRLEN <= len; off += NLMSG_ALIGN(m->nlmsg_len)) {
+		m = (const void *)(p + off);
+		if (m->nlmsg_len < NLMSG_HDRLEN || off + m->nlmsg_len > len)
+			break;
+		if (NFNL_MSG_TYPE(m->nlmsg_type) != NFT_MSG_NEWSET ||
+		    !attr_u32(msg_attr(m, NFTA_SET_ID), &have) || have != want)
+			continue;
+		flags = 0;
+		attr_u32(msg_attr(m, NFTA_SET_FLAGS), &flags);
+		return !(flags & bad);
+	}
+	return false;
+}
+
+/*
+ * batch_replayable - does replaying batch @p (@len bytes) after what came
+ * before give what it gave? Not for elements of a set with timeouts (they
+ * count from the commit) or of one the packet path writes (its elements
+ * are read back from the pinned set map, once, after the base), nor for a
+ * rule that makes a set one the packet path writes, nor for a table owned
+ * by a socket (not restored).
+ */
+static bool batch_replayable(struct net *net, const uint8_t *p, size_t len)
+{
+	const struct nlmsghdr *nlh;
+	const struct nlattr *l, *e, *a;
+	size_t off, left, eleft;
+	uint32_t flags;
+
+	for (off = 0; off + NLMSG_HDRLEN <= len; off += NLMSG_ALIGN(nlh->nlmsg_len)) {
+		nlh = (const void *)(p + off);
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || off + nlh->nlmsg_len > len ||
+		    NFNL_SUBSYS_ID(nlh->nlmsg_type) != NFNL_SUBSYS_NFTABLES)
+			return false;
+		switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
+		case NFT_MSG_NEWTABLE:
+			if (attr_u32(msg_attr(nlh, NFTA_TABLE_FLAGS), &flags) &&
+			    (flags & NFT_TABLE_F_OWNER))
+				return false;
+			break;
+		case NFT_MSG_NEWRULE:
+			l = msg_attr(nlh, NFTA_RULE_EXPRESSIONS);
+			if (!l)
+				break;
+			nfnl_attr_for_each_nested(e, l, left)
+				nfnl_attr_for_each_nested(a, e, eleft)
+					if ((a->nla_type & NLA_TYPE_MASK) == NFTA_EXPR_NAME &&
+					    !nfnl_attr_strcmp(a, "dynset"))
+						return false;
+			break;
+		case NFT_MSG_NEWSETELEM:
+		case NFT_MSG_DELSETELEM:
+		case NFT_MSG_DESTROYSETELEM:
+			if (!elems_replayable(net, nlh, p, len))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+int nfnl_state_commit(struct net *net, const struct nfnl_state_note *n,
+		      const void *msgs, size_t len, uint64_t table_handle,
+		      uint32_t base_seq, bool owned)
+{
+	static const uint8_t zero[8];
+	struct jnl_rec rec = { .magic = REC_MAGIC };
+	struct jnl_hdr jh = { .magic = JNL_MAGIC };
+	struct nfnl_buf tabs;
+	struct iovec iov[6];
+	struct table *t;
+	char path[4096];
+	size_t pad;
+	ssize_t w;
+	int fd, niov = 0, ret = 0;
+
+	if (!nfnl_state_dir)
+		return 0;
+	if (!net->state_serial || owned ||
+	    net->state_records >= JNL_MAX_RECORDS ||
+	    net->state_cnt_epoch != dataplane_counter_epoch(net) ||
+	    state_path(net, path, sizeof(path), ".journal") ||
+	    !batch_replayable(net, msgs, len))
+		return nfnl_state_save(net);
+	/* 1. the record */
+	nfnl_buf_init(&tabs);
+	list_for_each_entry(t, &net->tables, list) {
+		struct jnl_table jt = { .family = t->family,
+					.pre = t->hgen_mark,
+					.post = t->hgenerator };
+
+		if (!active(t->genmask, genmask_cur(net)))
+			continue;
+		if (t->flags & NFT_TABLE_F_OWNER) {
+			nfnl_buf_fini(&tabs);
+			return nfnl_state_save(net);
+		}
+		/* (a generator the batch did not move needs no setting) */
+		if (t->hgen_mark == t->hgenerator)
+			continue;
+		snprintf(jt.name, sizeof(jt.name), "%s", t->name);
+		if (!buf_add(&tabs, &jt, sizeof(jt)))
+			rec.ntables++;
+	}
+	if (tabs.err || n->handles.err || n->counters.err) {
+		nfnl_buf_fini(&tabs);
+		return nfnl_state_save(net);
+	}
+	rec.th_pre = table_handle;
+	rec.th_post = net->table_handle;
+	rec.seq_pre = base_seq;
+	rec.seq_post = net->base_seq;
+	rec.ncounters = n->counters.len / sizeof(struct state_counter);
+	rec.nhandles = n->handles.len / sizeof(uint64_t);
+	rec.msgs_len = len;
+	pad = (8 - len % 8) % 8;
+	rec.len = sizeof(rec) + tabs.len + n->counters.len + n->handles.len +
+		  len + pad;
+	/* 2. compaction: the journal is not to outgrow the base */
+	if (net->state_jnl_len + rec.len > net->state_base_len) {
+		nfnl_buf_fini(&tabs);
+		return nfnl_state_save(net);
+	}
+	/* 3. one write (with the header if the journal is new) */
+	if (!net->state_jnl_len) {
+		jh.serial = net->state_serial;
+		iov[niov++] = (struct iovec){ &jh, sizeof(jh) };
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	} else {
+		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	}
+	iov[niov++] = (struct iovec){ &rec, sizeof(rec) };
+	iov[niov++] = (struct iovec){ tabs.data, tabs.len };
+	iov[niov++] = (struct iovec){ n->counters.data, n->counters.len };
+	iov[niov++] = (struct iovec){ n->handles.data, n->handles.len };
+	iov[niov++] = (struct iovec){ (void *)msgs, len };
+	iov[niov++] = (struct iovec){ (void *)zero, pad };
+	if (fd < 0) {
+		ret = -errno;
+	} else {
+		size_t want = (net->state_jnl_len ? 0 : sizeof(jh)) + rec.len;
+
+		/* no fsync, as the base */
+		w = writev(fd, iov, niov);
+		if (w != (ssize_t)want)
+			ret = w < 0 ? -errno : -EIO;
+		if (close(fd) && !ret)
+			ret = -errno;
+		if (!ret) {
+			net->state_jnl_len += want;
+			net->state_records++;
+		}
+	}
+	nfnl_buf_fini(&tabs);
+	/* a journal that failed (perhaps half a record) goes with a base */
+	return ret ? nfnl_state_save(net) : 0;
+}
+
+/* the next whole record of journal @j (@len bytes) at *@off, NULL at the
+ * end (a record cut short by a kill is not one) */
+static const struct jnl_rec *rec_next(const uint8_t *j, size_t len, size_t *off)
+{
+	const struct jnl_rec *r;
+	uint64_t need;
+
+	if (*off + sizeof(*r) > len)
+		return NULL;
+	r = (const void *)(j + *off);
+	need = sizeof(*r) + (uint64_t)r->ntables * sizeof(struct jnl_table) +
+	       (uint64_t)r->ncounters * sizeof(struct state_counter) +
+	       (uint64_t)r->nhandles * sizeof(uint64_t) + r->msgs_len;
+	if (memcmp(r->magic, REC_MAGIC, 8) || r->len > len - *off ||
+	    r->len < need || r->len - need >= 8 || r->len % 8 ||
+	    r->ntables > len || r->ncounters > len || r->nhandles > len ||
+	    r->msgs_len > len)
+		return NULL;
+	*off += r->len;
+	return r;
+}
+
+static const struct jnl_table *rec_tables(const struct jnl_rec *r)
+{
+	return (const void *)(r + 1);
+}
+
+static const struct state_counter *rec_counters(const struct jnl_rec *r)
+{
+	return (const void *)(rec_tables(r) + r->ntables);
+}
+
+static const uint64_t *rec_handles(const struct jnl_rec *r)
+{
+	return (const void *)(rec_counters(r) + r->ncounters);
+}
+
+static const uint8_t *rec_msgs(const struct jnl_rec *r)
+{
+	return (const void *)(rec_handles(r) + r->nhandles);
+}
+
+/*
+ * replay_rec - journal record @r (the @k-th) as the batch of a client,
+ * from the generators it began with; the handles and generators it gives
+ * must be the ones it gave. 0 or -errno with *@msg.
+ */
+static int replay_rec(struct net *net, const struct jnl_rec *r, uint32_t k,
+		      const char **msg)
+{
+	struct client cl = { .net = net, .privileged = true,
+			     .nlflags = CLIENT_F_EXT_ACK | CLIENT_F_CAP_ACK };
+	const struct jnl_table *jt = rec_tables(r);
+	struct state_replay rp = { NULL, 0, 0, 0, NULL };
+	static char buf[320];
+	struct nfnl_buf batch, got;
+	const char *why = NULL;
+	struct table *t;
+	size_t off;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < r->ntables; i++) {
+		t = ruleset_table_lookup(net, jt[i].name, jt[i].family,
+					 genmask_cur(net));
+		if (t)
+			t->hgenerator = jt[i].pre;
+	}
+	net->table_handle = r->th_pre;
+	net->base_seq = r->seq_pre;
+	nfnl_buf_init(&batch);
+	nfnl_buf_init(&got);
+	nfnl_buf_init(&cl.out.buf);
+	off = nfnl_msg_start(&batch, NFNL_MSG_BATCH_BEGIN, NLM_F_REQUEST, 0, 0,
+			     NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES);
+	nfnl_msg_end(&batch, off);
+	buf_add(&batch, rec_msgs(r), r->msgs_len);
+	off = nfnl_msg_start(&batch, NFNL_MSG_BATCH_END, NLM_F_REQUEST, 0, 0,
+			     NFPROTO_UNSPEC, NFNL_SUBSYS_NFTABLES);
+	nfnl_msg_end(&batch, off);
+	if (batch.err) {
+		ret = -ENOMEM;
+		why = "out of memory";
+		goto out;
+	}
+	rp.got = &got;
+	cl.restore = &rp;
+	nfnl_rcv(&cl, batch.data, batch.len);
+	ret = replay_errors(&cl.out.buf, &why);
+	if (ret)
+		goto out;
+	ret = -EINVAL;
+	if (got.err || got.len != r->nhandles * sizeof(uint64_t) ||
+	    memcmp(got.data, rec_handles(r), got.len)) {
+		why = "its replay gave other handles than the commit";
+		goto out;
+	}
+	for (i = 0; i < r->ntables; i++) {
+		t = ruleset_table_lookup(net, jt[i].name, jt[i].family,
+					 genmask_cur(net));
+		if (!t || t->hgenerator != jt[i].post) {
+			why = "its replay left other handle generators than the commit";
+			goto out;
+		}
+	}
+	if (net->table_handle != r->th_post) {
+		why = "its replay left another table handle than the commit";
+		goto out;
+	}
+	net->base_seq = r->seq_post;
+	ret = 0;
+out:
+	if (ret) {
+		snprintf(buf, sizeof(buf), "record %u of the state journal: %.280s",
+			 k, why ? why : "refused");
+		*msg = buf;
+	}
+	nfnl_buf_fini(&batch);
+	nfnl_buf_fini(&got);
+	nfnl_out_fini(&cl.out);
+	return ret;
+}
+
+/* the journal of base @serial, read whole into *@j (NULL: none) */
+static int jnl_read(struct net *net, uint64_t serial, uint8_t **j, size_t *len)
+{
+	struct jnl_hdr jh;
+	struct stat sb;
+	char path[4096];
+	int fd, ret = 0;
+
+	*j = NULL;
+	*len = 0;
+	if (state_path(net, path, sizeof(path), ".journal"))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &sb) || sb.st_size < (off_t)sizeof(jh))
+		goto out;	/* (cut short before its header: empty) */
+	*j = malloc(sb.st_size);
+	if (!*j) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (read(fd, *j, sb.st_size) != sb.st_size) {
+		ret = -EIO;
+		goto out;
+	}
+	memcpy(&jh, *j, sizeof(jh));
+	/* a journal of an earlier base: the base has what it had */
+	if (memcmp(jh.magic, JNL_MAGIC, 8) || jh.serial != serial)
+		goto out;
+	*len = sb.st_size;
+out:
+	if (!*len) {
+		free(*j);
+		*j = NULL;
+	}
+	close(fd);
+	return ret;
+}
+
 int nfnl_state_restore(struct net *net, const char **msg)
 {
 	struct client cl = { .net = net, .privileged = true,
 			     .nlflags = CLIENT_F_EXT_ACK | CLIENT_F_CAP_ACK };
-	struct state_replay rp = { NULL, 0, 0, 0 };
+	struct state_replay rp = { NULL, 0, 0, 0, NULL };
 	struct nfnl_buf batch, skipped, extra;
 	const struct state_table *st;
 	struct state_hdr h;
 	struct stat sb;
 	char path[4096];
-	uint8_t *data = NULL;
-	size_t off, len;
-	uint32_t i;
+	uint8_t *data = NULL, *jnl = NULL;
+	size_t off, len, jlen = 0, joff;
+	const struct jnl_rec *r;
+	uint32_t i, k;
 	int fd, ret;
 
 	*msg = NULL;
@@ -1168,9 +1700,24 @@ int nfnl_state_restore(struct net *net, const char **msg)
 		}
 		net->table_handle = h.table_handle;
 		net->base_seq = h.base_seq;
+		/* 5. the batches committed since, as they came */
+		ret = jnl_read(net, h.serial, &jnl, &jlen);
+		if (ret)
+			*msg = "state journal unreadable";
+		joff = sizeof(struct jnl_hdr);
+		for (k = 0; !ret && (r = rec_next(jnl, jlen, &joff)); k++)
+			ret = replay_rec(net, r, k, msg);
+	}
+	if (!ret) {
+		/* 6. counters: the base's, then each record's (a later one
+		 * sets a counter again: a rule replaced keeps its handle) */
 		carry_counters(net, (const void *)(st + h.ntables), h.ncounters);
+		joff = sizeof(struct jnl_hdr);
+		while ((r = rec_next(jnl, jlen, &joff)))
+			carry_counters(net, rec_counters(r), r->ncounters);
 		*msg = NULL;
 	}
+	free(jnl);
 	nfnl_buf_fini(&batch);
 	nfnl_buf_fini(&skipped);
 	nfnl_out_fini(&cl.out);

@@ -334,6 +334,7 @@ struct dataplane {
 	struct dp_alloc counters;
 	struct dp_alloc states;
 	struct dp_cnt *cnt_init;
+	uint64_t cnt_epoch;		/* dataplane_counter_epoch() */
 	bool slot_used[DP_BASES];
 	struct codegen_heads *heads_mem;	/* mmap of the heads map */
 	size_t heads_len;
@@ -2660,6 +2661,10 @@ out_errno:
 	return ret;
 }
 
+/* dataplane_counter_epoch(): global, so that a dataplane freed and made
+ * again does not count from 0 again */
+static uint64_t cnt_epochs;
+
 /* publish: the new walkers run, the maps before growth go */
 static void grow_commit(struct dataplane *dp)
 {
@@ -2684,6 +2689,7 @@ static void grow_commit(struct dataplane *dp)
 		}
 		free(v);
 		close(dp->old.counters_fd);
+		dp->cnt_epoch = ++cnt_epochs;
 	}
 	if (dp->old.state_fd != dp->env.state_fd) {
 		/* the new walkers run: add what packets changed in the old
@@ -4351,6 +4357,13 @@ int dataplane_counter_base(struct net *net, uint32_t slot, uint64_t *packets,
 	return 0;
 }
 
+uint64_t dataplane_counter_epoch(struct net *net)
+{
+	struct dataplane *dp = net->dataplane;
+
+	return dp ? dp->cnt_epoch : 0;
+}
+
 int dataplane_counter_sub(struct net *net, uint32_t slot, uint64_t packets,
 			  uint64_t bytes)
 {
@@ -4360,6 +4373,7 @@ int dataplane_counter_sub(struct net *net, uint32_t slot, uint64_t packets,
 	    !dp->counters.used[slot])
 		return -ENOENT;
 	/* nft_counter_reset(): what was shown goes, later packets stay */
+	dp->cnt_epoch = ++cnt_epochs;
 	dp->cnt_init[slot].packets -= packets;
 	dp->cnt_init[slot].bytes -= bytes;
 	return 0;

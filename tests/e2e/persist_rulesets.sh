@@ -4,7 +4,9 @@
 # that nfbpfd takes lists the same (nft -a list ruleset: handles, userdata,
 # sets, maps, objects, chain bindings, counters) after nfbpfd is killed with
 # SIGKILL and restarted: the restart rebuilds each namespace's model from
-# its state directory and adopts its pinned dataplane. Rulesets go in
+# its state directory and adopts its pinned dataplane. Each ruleset is
+# loaded twice: into an empty namespace (the state file has it) and after
+# a larger ruleset (the state journal has its batch). Rulesets go in
 # groups of GROUP namespaces (each keeps its BPF maps while pinned); a
 # ruleset nfbpfd refuses is passed over (counted). Needs root; skipped (77)
 # otherwise.
@@ -38,21 +40,42 @@ check_group() {
 	done
 	group=()
 }
+# a table of 300 rules: a state file larger than a ruleset's batch, which
+# goes to the journal then
+{
+	echo 'table ip jbase {'
+	echo '	chain c {'
+	for i in $(seq 300); do echo "		tcp dport $i counter"; done
+	echo '	}'
+	echo '}'
+} >"$work/jbase.nft"
+journaled=0
+# each ruleset twice: alone (in the state file), after jbase (a journal
+# record, unless its replay could not give the same)
+for mode in base journal; do
 for f in "${rulesets[@]}"; do
 	ns=$tag$n
 	n=$((n + 1))
 	e2e_netns "$ns" || { echo "persist rulesets e2e: netns setup failed"; exit 1; }
+	if [ $mode = journal ] &&
+	   ! ip netns exec "$ns" "$run" nft -f "$work/jbase.nft"; then
+		echo "persist rulesets e2e: jbase refused"
+		exit 1
+	fi
 	if ! ip netns exec "$ns" "$run" nft -f "$f" >/dev/null 2>&1; then
 		refused=$((refused + 1))
 		ip netns del "$ns"
 		continue
 	fi
 	loaded=$((loaded + 1))
-	basename "$f" >"$work/$ns.name"
+	ino=$(stat -L -c %i "/run/netns/$ns")
+	[ -s "$work/state/$ino.journal" ] && journaled=$((journaled + 1))
+	echo "$mode $(basename "$f")" >"$work/$ns.name"
 	ip netns exec "$ns" "$run" nft -a list ruleset >"$work/$ns.before" 2>&1
 	group+=("$ns")
 	[ ${#group[@]} -ge $GROUP ] && check_group
 done
+done
 check_group
-echo "persist rulesets e2e: $n rulesets, $loaded loaded ($refused refused), $differ list differently after kill -9 and a restart"
-[ $differ = 0 ] && [ $loaded -gt 100 ]
+echo "persist rulesets e2e: $n loads of ${#rulesets[@]} rulesets, $loaded taken ($refused refused; $journaled in a journal), $differ list differently after kill -9 and a restart"
+[ $differ = 0 ] && [ $loaded -gt 200 ] && [ $journaled -gt 100 ]

@@ -125,6 +125,12 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 	return 0;
 }
 
+uint64_t dataplane_counter_epoch(struct net *net)
+{
+	(void)net;
+	return 0;
+}
+
 /* no packet path: no set it writes, no element it added */
 bool dataplane_set_dynamic(struct net *net, const struct set *s)
 {
