@@ -101,7 +101,7 @@ ip netns exec "$r" sleep 60 &
 keeper=$!
 e2e_on_exit() { kill "$keeper" 2>/dev/null; }
 e2e_daemon || { echo "persist e2e: nfbpfd did not restart"; exit 1; }
-for _ in $(seq 50); do
+for _ in $(seq 300); do	# startup restore loads programs: slow under load
 	grep -q "namespace $ino: served at startup" "$work/nfbpfd.log" && break
 	sleep 0.1
 done
