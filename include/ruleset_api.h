@@ -181,4 +181,11 @@ bool ruleset_chain_reaches(const struct chain *from, const struct chain *to,
 unsigned int ruleset_chain_depth(const struct chain *c, uint8_t mask,
 				 unsigned int limit);
 
+/**
+ * ruleset_each_expr - call @fn(@arg, e) for every expression of every rule
+ * active in the generation of @mask (in an active chain of an active table)
+ */
+void ruleset_each_expr(struct net *net, uint8_t mask,
+		       void (*fn)(void *arg, const struct expr *e), void *arg);
+
 #endif /* NFBPF_RULESET_API_H */

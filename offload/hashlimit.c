@@ -33,6 +33,7 @@
 
 #include "offload/offload.h"
 #include "ruleset.h"
+#include "ruleset_api.h"
 #include "expr/xt.h"
 
 #define HL_ENTRIES_MAX	(1u << 20)
@@ -399,12 +400,26 @@ void dp_hl_gc(struct dp_hl *hl)
 	ents_delete(hl, true);
 }
 
+/* ruleset_each_expr() callback: mark the table a hashlimit match names */
+static void hl_seen(void *arg, const struct expr *e)
+{
+	struct hashlimit_cfg3 cfg;
+	char name[NAME_MAX + 1];
+	struct dp_hl *hl = arg;
+	struct dp_hl_tbl *t;
+	const struct expr_xt *x;
+
+	if (!is_hl(e))
+		return;
+	x = expr_priv(e);
+	rule_cfg(x, &cfg, name);
+	t = tbl_find(hl, codegen_hl_key(name, x->family));
+	if (t)
+		t->seen = true;
+}
+
 void dp_hl_sweep(struct dp_hl *hl, struct net *net, uint8_t genmask)
 {
-	const struct table *tb;
-	const struct chain *c;
-	const struct rule *r;
-	const struct expr *e;
 	bool gone = false;
 	uint32_t i, j;
 
@@ -412,32 +427,7 @@ void dp_hl_sweep(struct dp_hl *hl, struct net *net, uint8_t genmask)
 		return;
 	for (i = 0; i < hl->ntbls; i++)
 		hl->tbls[i].seen = false;
-	list_for_each_entry(tb, &net->tables, list) {
-		if (!active(tb->genmask, genmask))
-			continue;
-		list_for_each_entry(c, &tb->chains, list) {
-			if (!active(c->genmask, genmask))
-				continue;
-			list_for_each_entry(r, &c->rules, list) {
-				if (!active(r->genmask, genmask))
-					continue;
-				rule_for_each_expr(e, r) {
-					struct hashlimit_cfg3 cfg;
-					char name[NAME_MAX + 1];
-					struct dp_hl_tbl *t;
-					const struct expr_xt *x;
-
-					if (!is_hl(e))
-						continue;
-					x = expr_priv(e);
-					rule_cfg(x, &cfg, name);
-					t = tbl_find(hl, codegen_hl_key(name, x->family));
-					if (t)
-						t->seen = true;
-				}
-			}
-		}
-	}
+	ruleset_each_expr(net, genmask, hl_seen, hl);
 	for (i = 0; i < hl->ntbls; i++)
 		gone |= !hl->tbls[i].seen;
 	if (!gone)

@@ -33,6 +33,7 @@
 
 #include "offload/offload.h"
 #include "ruleset.h"
+#include "ruleset_api.h"
 #include "expr/xt.h"
 
 #define RECENT_TABLES_MAX	1024
@@ -314,12 +315,26 @@ int dp_recent_rule(struct dp_recent *rc, const struct rule *rule,
 	return 0;
 }
 
+/* ruleset_each_expr() callback: mark the table a recent match names */
+static void recent_seen(void *arg, const struct expr *e)
+{
+	struct dp_recent *rc = arg;
+	const struct expr_xt *x;
+	struct dp_recent_tbl *t;
+	char name[NAME_LEN + 1];
+
+	if (!is_recent(e))
+		return;
+	x = expr_priv(e);
+	memcpy(name, x->info + I_NAME, NAME_LEN);
+	name[NAME_LEN] = 0;
+	t = tbl_find(rc, codegen_recent_hash(name));
+	if (t)
+		t->seen = true;
+}
+
 void dp_recent_sweep(struct dp_recent *rc, struct net *net, uint8_t genmask)
 {
-	const struct table *tb;
-	const struct chain *c;
-	const struct rule *r;
-	const struct expr *e;
 	bool gone = false;
 	uint32_t i, j;
 
@@ -327,32 +342,7 @@ void dp_recent_sweep(struct dp_recent *rc, struct net *net, uint8_t genmask)
 		return;
 	for (i = 0; i < rc->ntbls; i++)
 		rc->tbls[i].seen = false;
-	list_for_each_entry(tb, &net->tables, list) {
-		if (!active(tb->genmask, genmask))
-			continue;
-		list_for_each_entry(c, &tb->chains, list) {
-			if (!active(c->genmask, genmask))
-				continue;
-			list_for_each_entry(r, &c->rules, list) {
-				if (!active(r->genmask, genmask))
-					continue;
-				rule_for_each_expr(e, r) {
-					const struct expr_xt *x;
-					struct dp_recent_tbl *t;
-					char name[NAME_LEN + 1];
-
-					if (!is_recent(e))
-						continue;
-					x = expr_priv(e);
-					memcpy(name, x->info + I_NAME, NAME_LEN);
-					name[NAME_LEN] = 0;
-					t = tbl_find(rc, codegen_recent_hash(name));
-					if (t)
-						t->seen = true;
-				}
-			}
-		}
-	}
+	ruleset_each_expr(net, genmask, recent_seen, rc);
 	for (i = 0; i < rc->ntbls; i++)
 		gone |= !rc->tbls[i].seen;
 	if (!gone)

@@ -610,3 +610,27 @@ struct set_elem *ruleset_set_elem_chain(const struct set *s,
 		return NULL;
 	return s->ehash[key_hash(key) & (s->ehash_size - 1)];
 }
+
+void ruleset_each_expr(struct net *net, uint8_t mask,
+		       void (*fn)(void *arg, const struct expr *e), void *arg)
+{
+	const struct table *t;
+	const struct chain *c;
+	const struct rule *r;
+	const struct expr *e;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (!active(t->genmask, mask))
+			continue;
+		list_for_each_entry(c, &t->chains, list) {
+			if (!active(c->genmask, mask))
+				continue;
+			list_for_each_entry(r, &c->rules, list) {
+				if (!active(r->genmask, mask))
+					continue;
+				rule_for_each_expr(e, r)
+					fn(arg, e);
+			}
+		}
+	}
+}
