@@ -532,12 +532,11 @@ int nfnl_newchain(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	struct table *t;
 	int64_t policy = -1;
 	uint32_t flags = 0;
+	int err;
 
-	t = nfnl_table_get(ctx, cda[NFTA_CHAIN_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_CHAIN_TABLE]);
-		return cda[NFTA_CHAIN_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = nfnl_table_find(ctx, cda[NFTA_CHAIN_TABLE], mask, &t);
+	if (err)
+		return err;
 	if (cda[NFTA_CHAIN_HANDLE]) {
 		c = ruleset_chain_lookup_handle(t, nfnl_attr_be64(cda[NFTA_CHAIN_HANDLE]), mask);
 		if (!c) {
@@ -607,12 +606,11 @@ static int chain_find(struct nfnl_ctx *ctx, const struct nlattr **cda,
 	char name[NAME_MAXLEN];
 	struct chain *c;
 	struct table *t;
+	int err;
 
-	t = nfnl_table_get(ctx, cda[NFTA_CHAIN_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_CHAIN_TABLE]);
-		return cda[NFTA_CHAIN_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = nfnl_table_find(ctx, cda[NFTA_CHAIN_TABLE], mask, &t);
+	if (err)
+		return err;
 	if (cda[NFTA_CHAIN_HANDLE] && mask == genmask_next(ctx->net)) {
 		attr = cda[NFTA_CHAIN_HANDLE];
 		c = ruleset_chain_lookup_handle(t, nfnl_attr_be64(attr), mask);

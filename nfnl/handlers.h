@@ -75,9 +75,14 @@ int nfnl_dumptables(struct nfnl_ctx *ctx, const struct nlattr **cda);
 void nfnl_table_fill(struct nfnl_buf *b, struct net *net, uint32_t portid,
 		     uint32_t seq, int event, uint16_t flags,
 		     const struct table *t);
-/** nfnl_table_get - find the table named by @attr for @ctx (ENOENT). */
-struct table *nfnl_table_get(struct nfnl_ctx *ctx, const struct nlattr *attr,
-			     uint8_t mask);
+/**
+ * nfnl_table_find - the table named by @attr for @ctx, with
+ * nft_table_lookup()'s errors (EINVAL without @attr, ENOENT, EPERM for
+ * another port's owned table when looking in the next generation); on
+ * error @attr is the extended ack's bad attribute.
+ */
+int nfnl_table_find(struct nfnl_ctx *ctx, const struct nlattr *attr,
+		    uint8_t mask, struct table **out);
 
 /* nfnl/chain.c */
 extern const struct attr_policy nfnl_chain_policy[];

@@ -107,11 +107,7 @@ static int obj_init(struct nfnl_ctx *ctx, const struct nfnl_obj_ops *ops,
 static int obj_table(struct nfnl_ctx *ctx, const struct nlattr **cda,
 		     uint8_t mask, struct table **tp)
 {
-	*tp = nfnl_table_get(ctx, cda[NFTA_OBJ_TABLE], mask);
-	if (*tp)
-		return 0;
-	extack_set(ctx->ext, NULL, cda[NFTA_OBJ_TABLE]);
-	return cda[NFTA_OBJ_TABLE] ? -ENOENT : -EINVAL;
+	return nfnl_table_find(ctx, cda[NFTA_OBJ_TABLE], mask, tp);
 }
 
 static struct trans *obj_tx_add(struct nfnl_ctx *ctx, enum trans_op op,

@@ -39,13 +39,33 @@ static const struct attr_policy expr_policy[NFTA_EXPR_MAX + 1] = {
 	[NFTA_EXPR_DATA] = { .kind = ATTR_NESTED },
 };
 
-/* expression types the kernel has that nfbpfd does not model yet */
-static const char *const kernel_exprs[] = {
-	"ct", "log", "limit", "reject", "nat", "masq", "redir", "exthdr",
-	"dynset", "quota", "fib", "socket", "rt", "notrack",
-	"queue", "dup", "fwd", "tproxy", "synproxy", "hash", "numgen", "osf",
-	"xfrm", "tunnel", "connlimit", "last", "flow_offload", "inner",
-	"cmp", "lookup", "meta", "counter", NULL,
+/*
+ * Expression types the reference kernel has that nfbpfd does not model
+ * yet, with the families nft_expr_type_get() finds them for. The kernel
+ * (6.18, nf_tables built in, no modules) has no queue, flow_offload or
+ * bridge reject at all, tunnel only for netdev, masq/redir only for ip,
+ * ip6 and inet, dup only for ip, ip6 (and netdev, modelled): any other
+ * family gets ENOENT on the expression, as from the kernel. Measured by
+ * sending each name with an empty NFTA_EXPR_DATA in each family.
+ */
+#define FAM(f)		(1u << (f))
+#define FAMS_ALL	(FAM(NFPROTO_INET) | FAM(NFPROTO_IPV4) | FAM(NFPROTO_ARP) | \
+			 FAM(NFPROTO_NETDEV) | FAM(NFPROTO_BRIDGE) | FAM(NFPROTO_IPV6))
+#define FAMS_L3		(FAM(NFPROTO_INET) | FAM(NFPROTO_IPV4) | FAM(NFPROTO_IPV6))
+
+static const struct { const char *name; uint32_t families; } kernel_exprs[] = {
+	{ "ct", FAMS_ALL }, { "log", FAMS_ALL }, { "limit", FAMS_ALL },
+	{ "reject", FAMS_ALL & ~FAM(NFPROTO_BRIDGE) }, { "nat", FAMS_ALL },
+	{ "masq", FAMS_L3 }, { "redir", FAMS_L3 }, { "exthdr", FAMS_ALL },
+	{ "dynset", FAMS_ALL }, { "quota", FAMS_ALL }, { "fib", FAMS_ALL },
+	{ "socket", FAMS_ALL }, { "rt", FAMS_ALL }, { "notrack", FAMS_ALL },
+	{ "dup", FAM(NFPROTO_IPV4) | FAM(NFPROTO_IPV6) | FAM(NFPROTO_NETDEV) },
+	{ "fwd", FAMS_ALL }, { "tproxy", FAMS_ALL }, { "synproxy", FAMS_ALL },
+	{ "hash", FAMS_ALL }, { "numgen", FAMS_ALL }, { "osf", FAMS_ALL },
+	{ "xfrm", FAMS_ALL }, { "tunnel", FAM(NFPROTO_NETDEV) },
+	{ "connlimit", FAMS_ALL }, { "last", FAMS_ALL }, { "inner", FAMS_ALL },
+	{ "cmp", FAMS_ALL }, { "lookup", FAMS_ALL }, { "meta", FAMS_ALL },
+	{ "counter", FAMS_ALL },
 };
 
 static const struct nfnl_expr_ops *expr_type_find(const struct nlattr *name)
@@ -59,13 +79,14 @@ static const struct nfnl_expr_ops *expr_type_find(const struct nlattr *name)
 	return NULL;
 }
 
-static bool kernel_knows(const struct nlattr *name)
+static bool kernel_knows(const struct nlattr *name, uint8_t family)
 {
-	int i;
+	size_t i;
 
-	for (i = 0; kernel_exprs[i]; i++) {
-		if (!nfnl_attr_strcmp(name, kernel_exprs[i]))
-			return true;
+	for (i = 0; i < sizeof(kernel_exprs) / sizeof(kernel_exprs[0]); i++) {
+		if (!nfnl_attr_strcmp(name, kernel_exprs[i].name))
+			return family < 32 &&
+			       (kernel_exprs[i].families & FAM(family));
 	}
 	return false;
 }
@@ -88,8 +109,8 @@ struct expr_info {
  * rule is refused only if nothing else in the batch fails, nfnl_refuse()) */
 #define EXPR_UNMODELLED	1
 
-static int expr_parse_one(struct extack *ext, const struct nlattr *elem,
-			  struct expr_info *info)
+static int expr_parse_one(struct extack *ext, uint8_t family,
+			  const struct nlattr *elem, struct expr_info *info)
 {
 	const struct nlattr *tb[NFTA_EXPR_MAX + 1];
 	const struct nfnl_expr_ops *ops;
@@ -103,7 +124,7 @@ static int expr_parse_one(struct extack *ext, const struct nlattr *elem,
 		return -EINVAL;	/* nft_expr_type_get(NULL) */
 	ops = expr_type_find(tb[NFTA_EXPR_NAME]);
 	if (!ops) {
-		if (!kernel_knows(tb[NFTA_EXPR_NAME]))
+		if (!kernel_knows(tb[NFTA_EXPR_NAME], family))
 			return -ENOENT;
 		snprintf(msg, sizeof(msg),
 			 "nfbpfd: expression '%.*s' is not supported yet",
@@ -135,7 +156,7 @@ int nfnl_expr_stateful_parse(const struct nfnl_expr_ctx *ectx,
 	struct expr *n, *e;
 	int err;
 
-	err = expr_parse_one(ectx->ext, a, &info);
+	err = expr_parse_one(ectx->ext, ectx->family, a, &info);
 	if (err)
 		return err == EXPR_UNMODELLED ? -EOPNOTSUPP : err;
 	/* NFT_EXPR_STATEFUL types only */
@@ -322,7 +343,7 @@ static int rule_parse_exprs(struct nfnl_ctx *ctx, struct table *t,
 			if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM ||
 			    n == RULE_MAXEXPRS)
 				goto out_free_info;
-			err = expr_parse_one(ctx->ext, a, &info[n]);
+			err = expr_parse_one(ctx->ext, ctx->family, a, &info[n]);
 			if (err) {
 				ctx->ext->bad_attr = a;
 				goto out_free_info;
@@ -453,11 +474,9 @@ int nfnl_newrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	uint64_t handle;
 	int err;
 
-	t = nfnl_table_get(ctx, cda[NFTA_RULE_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_RULE_TABLE]);
-		return cda[NFTA_RULE_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = nfnl_table_find(ctx, cda[NFTA_RULE_TABLE], mask, &t);
+	if (err)
+		return err;
 	c = rule_chain(ctx, t, cda, mask, &err);
 	if (!c)
 		return err;
@@ -587,11 +606,9 @@ int nfnl_delrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	struct rule *r;
 	int err;
 
-	t = nfnl_table_get(ctx, cda[NFTA_RULE_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_RULE_TABLE]);
-		return cda[NFTA_RULE_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = nfnl_table_find(ctx, cda[NFTA_RULE_TABLE], mask, &t);
+	if (err)
+		return err;
 	if (cda[NFTA_RULE_CHAIN]) {
 		c = rule_chain(ctx, t, cda, mask, &err);
 		if (!c)
@@ -685,11 +702,9 @@ int nfnl_getrule(struct nfnl_ctx *ctx, const struct nlattr **cda)
 	struct rule *r;
 	int err;
 
-	t = nfnl_table_get(ctx, cda[NFTA_RULE_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_RULE_TABLE]);
-		return cda[NFTA_RULE_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = nfnl_table_find(ctx, cda[NFTA_RULE_TABLE], mask, &t);
+	if (err)
+		return err;
 	c = rule_chain(ctx, t, cda, mask, &err);
 	if (!c)
 		return err;

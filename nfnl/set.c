@@ -388,11 +388,9 @@ int nfnl_newset(struct nfnl_ctx *ctx, const struct nlattr **cda)
 		return -EINVAL;
 	}
 
-	t = nfnl_table_get(ctx, cda[NFTA_SET_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_SET_TABLE]);
-		return -ENOENT;
-	}
+	err = nfnl_table_find(ctx, cda[NFTA_SET_TABLE], mask, &t);
+	if (err)
+		return err;
 	nfnl_attr_strlcpy(name, cda[NFTA_SET_NAME], sizeof(name));
 	s = ruleset_set_lookup(t, name, mask);
 	if (s) {
@@ -546,12 +544,11 @@ static int set_find(struct nfnl_ctx *ctx, const struct nlattr **cda, uint8_t mas
 	const struct nlattr *attr;
 	struct table *t;
 	struct set *s;
+	int err;
 
-	t = nfnl_table_get(ctx, cda[NFTA_SET_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_SET_TABLE]);
-		return cda[NFTA_SET_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = nfnl_table_find(ctx, cda[NFTA_SET_TABLE], mask, &t);
+	if (err)
+		return err;
 	*tp = t;
 	if (cda[NFTA_SET_HANDLE] && mask == genmask_next(ctx->net)) {
 		attr = cda[NFTA_SET_HANDLE];
@@ -723,12 +720,11 @@ static int elem_set(struct nfnl_ctx *ctx, const struct nlattr **cda, uint8_t mas
 {
 	struct table *t;
 	struct set *s = NULL;
+	int err;
 
-	t = nfnl_table_get(ctx, cda[NFTA_SET_ELEM_LIST_TABLE], mask);
-	if (!t) {
-		extack_set(ctx->ext, NULL, cda[NFTA_SET_ELEM_LIST_TABLE]);
-		return cda[NFTA_SET_ELEM_LIST_TABLE] ? -ENOENT : -EINVAL;
-	}
+	err = nfnl_table_find(ctx, cda[NFTA_SET_ELEM_LIST_TABLE], mask, &t);
+	if (err)
+		return err;
 	if (cda[NFTA_SET_ELEM_LIST_SET]) {
 		char name[NAME_MAXLEN];
 

@@ -49,19 +49,24 @@ static int owner_ok(struct nfnl_ctx *ctx, const struct table *t, uint8_t mask)
 	return 0;
 }
 
-struct table *nfnl_table_get(struct nfnl_ctx *ctx, const struct nlattr *attr,
-			     uint8_t mask)
+int nfnl_table_find(struct nfnl_ctx *ctx, const struct nlattr *attr,
+		    uint8_t mask, struct table **out)
 {
 	char name[NAME_MAXLEN];
 	struct table *t;
+	int err;
 
 	if (!attr)
-		return NULL;
+		return -EINVAL;
 	nfnl_attr_strlcpy(name, attr, sizeof(name));
 	t = ruleset_table_lookup(ctx->net, name, ctx->family, mask);
-	if (t && owner_ok(ctx, t, mask))
-		return NULL;
-	return t;
+	err = t ? owner_ok(ctx, t, mask) : -ENOENT;
+	if (err) {
+		extack_set(ctx->ext, NULL, attr);
+		return err;
+	}
+	*out = t;
+	return 0;
 }
 
 /* table_find - lookup with the kernel's error codes; sets the bad attr */

@@ -28,7 +28,7 @@ static int reject_check(const struct expr *e, struct dp_error *err)
 
 	if (r->family != NFPROTO_IPV4_ && r->family != NFPROTO_IPV6_ &&
 	    r->family != NFPROTO_INET_) {
-		err->msg = "reject in a bridge or netdev table is not supported by the nfbpf dataplane yet";
+		err->msg = "reject in a netdev table is not supported by the nfbpf dataplane yet";
 		return -EOPNOTSUPP;
 	}
 	return 0;

@@ -8,7 +8,9 @@
 #include "nfnl_expr.h"
 #include "expr/dup.h"
 
+#define NFPROTO_IPV4_	2
 #define NFPROTO_NETDEV_	5
+#define NFPROTO_IPV6_	10
 
 static const struct attr_policy dup_policy[NFTA_DUP_MAX + 1] = {
 	[NFTA_DUP_SREG_ADDR] = { .kind = ATTR_U32 },
@@ -20,6 +22,10 @@ static int dup_parse(const struct nfnl_expr_ctx *ctx, void *p,
 {
 	struct expr_dup *priv = p;
 
+	/* nft_dup_ipv4/ipv6 exist for ip and ip6 only: no dup elsewhere */
+	if (ctx->family != NFPROTO_NETDEV_ && ctx->family != NFPROTO_IPV4_ &&
+	    ctx->family != NFPROTO_IPV6_)
+		return -ENOENT;
 	if (ctx->family != NFPROTO_NETDEV_) {
 		extack_copy(ctx->ext, "nfbpfd: expression 'dup' is not supported yet",
 			    NULL);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* meta.c - netlink side of the meta expression (nft_meta.c, nft_meta_bridge.c). */
+/* meta.c - netlink side of the meta expression (nft_meta.c). */
 #include <errno.h>
 #include <linux/netfilter.h>
 #include "nfnl_expr.h"
@@ -14,7 +14,7 @@ static const struct attr_policy meta_policy[NFTA_META_MAX + 1] = {
 };
 
 /* get_len - register bytes of a readable key, 0 if the kernel refuses it */
-static uint32_t get_len(uint32_t key, uint8_t family)
+static uint32_t get_len(uint32_t key)
 {
 	switch (key) {
 	case NFT_META_PROTOCOL:
@@ -28,7 +28,7 @@ static uint32_t get_len(uint32_t key, uint8_t family)
 	case NFT_META_MARK:
 	case NFT_META_IIF:
 	case NFT_META_OIF:
-	case 34: /* NFT_META_SDIF */
+	case 33: /* NFT_META_SDIF */
 	case NFT_META_SKUID:
 	case NFT_META_SKGID:
 	case NFT_META_RTCLASSID:
@@ -45,19 +45,15 @@ static uint32_t get_len(uint32_t key, uint8_t family)
 	case NFT_META_OIFNAME:
 	case NFT_META_IIFKIND:
 	case NFT_META_OIFKIND:
-	case 35: /* NFT_META_SDIFNAME */
+	case 34: /* NFT_META_SDIFNAME */
 		return IFNAMSIZ_;
 	case NFT_META_SECPATH:
 	case NFT_META_TIME_DAY:
 		return 1;
 	case NFT_META_TIME_NS:
 		return 8;
-	case NFT_META_BRI_IIFNAME:
-	case NFT_META_BRI_OIFNAME:
-		return family == NFPROTO_BRIDGE ? IFNAMSIZ_ : 0;
-	case NFT_META_BRI_IIFPVID:
-	case NFT_META_BRI_IIFVPROTO:
-		return family == NFPROTO_BRIDGE ? 2 : 0;
+	/* NFT_META_BRI_*: nft_meta_bridge.c's keys; the reference kernel
+	 * has no NFT_BRIDGE_META, so nft_meta_get_init() refuses them */
 	default:
 		return 0;
 	}
@@ -83,13 +79,14 @@ static int meta_parse(const struct nfnl_expr_ctx *ctx, void *p,
 {
 	struct expr_meta *priv = p;
 
+	(void)ctx;
 	if (!tb[NFTA_META_KEY])
 		return -EINVAL;
 	if (tb[NFTA_META_DREG] && tb[NFTA_META_SREG])
 		return -EINVAL;
 	priv->key = nfnl_attr_be32(tb[NFTA_META_KEY]);
 	if (tb[NFTA_META_DREG]) {
-		priv->len = get_len(priv->key, ctx->family);
+		priv->len = get_len(priv->key);
 		if (!priv->len)
 			return -EOPNOTSUPP;
 		return nfnl_reg_store(tb[NFTA_META_DREG], &priv->dreg, false,

@@ -19,9 +19,8 @@ static const struct attr_policy reject_policy[NFTA_REJECT_MAX + 1] = {
 
 /*
  * hooks the validate of each family's reject allows: nft_reject_validate()
- * (ip, ip6), nft_reject_inet_validate() (plus ingress), the bridge's
- * (prerouting, input: NF_BR_PRE_ROUTING 0, NF_BR_LOCAL_IN 1) and the
- * netdev's (ingress, 0)
+ * (ip, ip6), nft_reject_inet_validate() (plus ingress) and the netdev's
+ * (ingress, 0)
  */
 static uint32_t reject_hooks(uint8_t family)
 {
@@ -31,8 +30,6 @@ static uint32_t reject_hooks(uint8_t family)
 	switch (family) {
 	case NFPROTO_INET:
 		return m | H(NF_INET_INGRESS);
-	case NFPROTO_BRIDGE:
-		return H(0) | H(1);
 	case NFPROTO_NETDEV:
 		return H(0);
 	}
@@ -57,10 +54,11 @@ static int reject_parse(const struct nfnl_expr_ctx *ctx, void *p,
 {
 	struct expr_reject *priv = p;
 
+	/* no reject type for arp; none for bridge in the reference kernel
+	 * (no NFT_BRIDGE_REJECT): nft_expr_type_get() finds nothing */
 	if (ctx->family != NFPROTO_IPV4 && ctx->family != NFPROTO_IPV6 &&
-	    ctx->family != NFPROTO_INET && ctx->family != NFPROTO_BRIDGE &&
-	    ctx->family != NFPROTO_NETDEV)
-		return -ENOENT;	/* no reject type registered for arp */
+	    ctx->family != NFPROTO_INET && ctx->family != NFPROTO_NETDEV)
+		return -ENOENT;
 	priv->family = ctx->family;
 	if (!tb[NFTA_REJECT_TYPE])
 		return -EINVAL;

@@ -139,16 +139,16 @@ Test(expr_reject, bad_tcp_checksum_no_reset_still_dropped)
 	cr_assert_eq(lost, 0);
 }
 
-Test(expr_reject, bridge_and_netdev_tables_are_refused)
+Test(expr_reject, netdev_tables_are_refused)
 {
 	struct tm_rb rb = { 0 };
 	struct dp_error err = { 0 };
 	struct rule *r;
 
-	tm_reject(&rb, 7 /* bridge */, REJECT_ICMP_UNREACH, 3);
+	tm_reject(&rb, 5 /* netdev */, REJECT_ICMP_UNREACH, 3);
 	r = tm_rule_new(base, &rb);
 	cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "reject in a bridge or netdev table is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "reject in a netdev table is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 }
 

@@ -2,8 +2,8 @@
 /*
  * expr_reject.c - the reject expression's netlink side against
  * nft_reject_init(), nft_reject_dump() and the hooks of each family's
- * validate (nft_reject_validate(), nft_reject_inet_validate(), bridge,
- * netdev): every error the kernel returns and the exact attributes dumped.
+ * validate (nft_reject_validate(), nft_reject_inet_validate(), netdev;
+ * no bridge reject in the reference kernel): every error the kernel returns and the exact attributes dumped.
  */
 #include <errno.h>
 #include <linux/netfilter.h>
@@ -140,9 +140,8 @@ Test(expr_reject, hooks_per_family)
 		{ NFPROTO_INET, NF_INET_POST_ROUTING, -EOPNOTSUPP },
 		{ NFPROTO_INET, NF_INET_INGRESS, 0 },
 		{ NFPROTO_IPV4, -1, 0 },
-		{ NFPROTO_BRIDGE, 0, 0 },	/* NF_BR_PRE_ROUTING */
-		{ NFPROTO_BRIDGE, 1, 0 },	/* NF_BR_LOCAL_IN */
-		{ NFPROTO_BRIDGE, 2, -EOPNOTSUPP },	/* NF_BR_FORWARD */
+		{ NFPROTO_BRIDGE, 0, -ENOENT },	/* no NFT_BRIDGE_REJECT */
+		{ NFPROTO_BRIDGE, -1, -ENOENT },
 		{ NFPROTO_NETDEV, 0, 0 },	/* NF_NETDEV_INGRESS */
 		{ NFPROTO_NETDEV, 1, -EOPNOTSUPP },	/* NF_NETDEV_EGRESS */
 		{ NFPROTO_ARP, -1, -ENOENT },

@@ -369,3 +369,70 @@ Test(nfnl, netdev_chain_devices_added_and_deleted)
 	cr_assert_eq(nth_error(0, NULL), 1, "no error");
 	cr_assert_str_eq(devs_of_c(), "", "the chain stays, with no device");
 }
+
+static void add_owned_table(char **p, uint32_t *seq)
+{
+	struct nlmsghdr *nlh = put_msg(*p, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWTABLE,
+				       NLM_F_CREATE | NLM_F_ACK, NFPROTO_IPV4, (*seq)++);
+
+	mnl_attr_put_strz(nlh, NFTA_TABLE_NAME, "t");
+	mnl_attr_put_u32(nlh, NFTA_TABLE_FLAGS, htobe32(NFT_TABLE_F_OWNER));
+	*p += nlh->nlmsg_len;
+}
+
+static void add_chain(char **p, uint32_t *seq)
+{
+	struct nlmsghdr *nlh = put_msg(*p, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWCHAIN,
+				       NLM_F_CREATE | NLM_F_ACK, NFPROTO_IPV4, (*seq)++);
+
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_CHAIN_NAME, "c");
+	*p += nlh->nlmsg_len;
+}
+
+/* nft_table_lookup(): another port's owned table is EPERM, not ENOENT */
+Test(nfnl, owned_table_is_eperm_for_other_ports)
+{
+	nfnl_rcv(&cl, buf, batch(add_owned_table));
+	cr_assert_eq(nth_error(0, NULL), 0);
+	nfnl_out_fini(&cl.out);
+	cl.portid = 4321;
+	nfnl_rcv(&cl, buf, batch(add_chain));
+	cr_assert_eq(nth_error(0, NULL), -EPERM);
+	nfnl_out_fini(&cl.out);
+	cl.portid = 1234;
+	nfnl_rcv(&cl, buf, batch(add_chain));
+	cr_assert_eq(nth_error(0, NULL), 0);
+}
+
+static void add_flowtable(char **p, uint32_t *seq)
+{
+	struct nlmsghdr *nlh = put_msg(*p, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_NEWFLOWTABLE,
+				       NLM_F_CREATE | NLM_F_ACK, NFPROTO_IPV4, (*seq)++);
+	struct nlattr *hook;
+
+	mnl_attr_put_strz(nlh, NFTA_FLOWTABLE_TABLE, "t");
+	mnl_attr_put_strz(nlh, NFTA_FLOWTABLE_NAME, "f");
+	hook = mnl_attr_nest_start(nlh, NFTA_FLOWTABLE_HOOK);
+	mnl_attr_put_u32(nlh, NFTA_FLOWTABLE_HOOK_NUM, htobe32(NF_NETDEV_INGRESS));
+	mnl_attr_put_u32(nlh, NFTA_FLOWTABLE_HOOK_PRIORITY, 0);
+	mnl_attr_nest_end(nlh, hook);
+	*p += nlh->nlmsg_len;
+}
+
+/* the reference kernel has no flowtable type: ENOENT, after the handle */
+Test(nfnl, flowtable_is_enoent_and_takes_a_handle)
+{
+	struct table *t;
+
+	nfnl_rcv(&cl, buf, batch(add_table));
+	nfnl_out_fini(&cl.out);
+	nfnl_rcv(&cl, buf, batch(add_flowtable));
+	cr_assert_eq(nth_error(0, NULL), -ENOENT);
+	nfnl_out_fini(&cl.out);
+	nfnl_rcv(&cl, buf, batch(add_chain));
+	cr_assert_eq(nth_error(0, NULL), 0);
+	t = ruleset_table_lookup(cl.net, "t", NFPROTO_IPV4, genmask_cur(cl.net));
+	cr_assert_not_null(t);
+	cr_assert_eq(t->hgenerator, 2, "handle 1 went to the failed flowtable");
+}
