@@ -331,8 +331,10 @@ static void handle_hello(struct conn *c)
 	close(fds[1]);
 	if (!err) {
 		peer_info(c);
-		c->cl.portid = c->cl.pid;
-		/* netlink autobind: the pid if free, else -4096, -4097, ... */
+		/* the kernel's port id of the shim's real socket, if it has
+		 * one; else netlink autobind: the pid if free, else -4096,
+		 * -4097, ... */
+		c->cl.portid = hello.portid ? hello.portid : c->cl.pid;
 		while (!c->cl.portid || portid_used(c, c->cl.portid)) {
 			c->cl.portid = (uint32_t)d.rover;
 			d.rover = d.rover == INT32_MIN ? -4096 : d.rover - 1;

@@ -111,6 +111,8 @@ static struct {
  * @refs: fd_slot[] entries naming it plus calls in progress; 0 = free entry.
  *	Taken with sock_get(), dropped with sock_put(); the last put closes @ctl.
  * @ctl: shim end of the control socketpair (close-on-exec, hidden)
+ * @peer: a real, bound NETLINK_NETFILTER socket that only carries the port
+ *	id (close-on-exec, hidden, -1 if none): see peer_open()
  * @type: SOCK_RAW or SOCK_DGRAM as created, for SO_TYPE
  * @portid: netlink port id nfbpfd assigned in its HELLO answer
  * @bound: bind(), connect() or a send happened (the kernel autobinds then);
@@ -124,6 +126,7 @@ static struct {
 struct nlsock {
 	atomic_int refs;
 	atomic_int ctl;
+	int peer;
 	int type;
 	uint32_t portid;
 	atomic_bool bound;
@@ -204,6 +207,11 @@ static void sock_put(struct nlsock *s)
 	if (ctl >= 0 && ctl < MAX_FD)
 		atomic_store(&ctl_slot[ctl], 0);
 	REAL(close)(ctl);
+	if (s->peer >= 0) {
+		if (s->peer < MAX_FD)
+			atomic_store(&ctl_slot[s->peer], 0);
+		REAL(close)(s->peer);
+	}
 	atomic_fetch_sub(&nsocks, 1);
 	errno = saved;
 }
@@ -389,12 +397,13 @@ static int daemon_connect(int fd, const char *path)
 }
 
 /* Sends struct nfbpf_hello with SCM_RIGHTS [@ctl_peer, @netns]. */
-static int hello_send(int data, int ctl_peer, int netns)
+static int hello_send(int data, int ctl_peer, int netns, uint32_t portid)
 {
 	struct nfbpf_hello hello = {
 		.magic = NFBPF_PROTO_MAGIC,
 		.version = NFBPF_PROTO_VERSION,
 		.protocol = NETLINK_NETFILTER,
+		.portid = portid,
 	};
 	union {
 		char buf[CMSG_SPACE(2 * sizeof(int))];
@@ -432,6 +441,41 @@ static int fd_move_high(int fd)
 }
 
 /*
+ * peer_open - a real NETLINK_NETFILTER socket in the caller's network
+ * namespace, autobound by the kernel: its port id becomes the emulated
+ * socket's (nfbpfd takes it unless another client has it), so port ids are
+ * the kernel's own, unique among real sockets, and tools that map a port id
+ * to a process through /proc/net/netlink and /proc/PID/fd (nft's "# progname"
+ * of an owned table) find the process. Nothing is ever sent to it (no
+ * groups, nobody addresses it). Returns the fd (high, close-on-exec) and
+ * sets *@portid, or -1 and 0 (nfbpfd then picks the port id).
+ */
+static int peer_open(uint32_t *portid)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	socklen_t len = sizeof(nl);
+	int fd;
+
+	*portid = 0;
+	fd = REAL(socket)(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
+	if (fd < 0)
+		return -1;
+	if (REAL(bind)(fd, (struct sockaddr *)&nl, sizeof(nl)) ||
+	    REAL(getsockname)(fd, (struct sockaddr *)&nl, &len) ||
+	    nl.nl_family != AF_NETLINK) {
+		REAL(close)(fd);
+		return -1;
+	}
+	fd = fd_move_high(fd);
+	if (fd >= MAX_FD) {
+		REAL(close)(fd);
+		return -1;
+	}
+	*portid = nl.nl_pid;
+	return fd;
+}
+
+/*
  * Opens an emulated socket of @type (with SOCK_CLOEXEC/SOCK_NONBLOCK).
  * Returns the data fd or -errno; if nfbpfd cannot be reached or refuses,
  * says so once on stderr.
@@ -442,7 +486,8 @@ static int nl_open(int type)
 	struct nfbpf_ctl_rep rep;
 	const char *what = NULL;
 	struct nlsock *s;
-	int data, ctl, netns, err, fl;
+	int data, ctl, netns, err, fl, peer;
+	uint32_t peer_portid;
 	int sp[2];
 
 	if (!path || !*path)
@@ -478,13 +523,18 @@ static int nl_open(int type)
 		path = NETNS_PATH;
 		goto out_close_ctl;
 	}
-	err = hello_send(data, sp[1], netns);
+	peer = peer_open(&peer_portid);
+	err = hello_send(data, sp[1], netns, peer_portid);
 	REAL(close)(netns);
 	REAL(close)(sp[1]);
 	if (!err)
 		err = ctl_wait(ctl, NFBPF_CTL_HELLO, &rep);
 	if (!err && rep.err)
 		err = rep.err < 0 ? rep.err : -EIO;
+	if (peer >= 0 && (err || rep.val != peer_portid)) {
+		REAL(close)(peer);	/* nfbpfd gave another port id */
+		peer = -1;
+	}
 	if (err) {
 		what = "cannot reach nfbpfd at";
 		goto out_close_ctl;
@@ -493,7 +543,7 @@ static int nl_open(int type)
 		fl = REAL(fcntl)(data, F_GETFL);
 		if (fl < 0 || REAL(fcntl)(data, F_SETFL, fl | O_NONBLOCK) < 0) {
 			err = -errno;
-			goto out_close_ctl;
+			goto out_close_peer;
 		}
 	}
 
@@ -501,9 +551,12 @@ static int nl_open(int type)
 	s = sock_alloc();
 	if (!s) {
 		err = -EMFILE;
-		goto out_close_ctl;
+		goto out_close_peer;
 	}
 	atomic_store(&s->ctl, ctl);
+	s->peer = peer;
+	if (peer >= 0)
+		atomic_store(&ctl_slot[peer], (uint16_t)(s - socks + 1));
 	s->type = type & ~(SOCK_CLOEXEC | SOCK_NONBLOCK);
 	s->portid = rep.val;
 	atomic_store(&s->bound, false);
@@ -517,6 +570,9 @@ static int nl_open(int type)
 	fd_install(data, s);
 	return data;
 
+out_close_peer:
+	if (peer >= 0)
+		REAL(close)(peer);
 out_close_ctl:
 	REAL(close)(ctl);
 out_close_data:

@@ -43,7 +43,7 @@
 #define NFBPF_DEFAULT_SOCKET	"/run/nfbpf/nfbpf.sock"
 #define NFBPF_SOCKET_ENV	"NFBPF_SOCKET"
 #define NFBPF_PROTO_MAGIC	0x6e666270u	/* "nfbp" */
-#define NFBPF_PROTO_VERSION	2	/* 2: struct nfbpf_bigmsg */
+#define NFBPF_PROTO_VERSION	3	/* 2: struct nfbpf_bigmsg; 3: hello.portid */
 
 /**
  * struct nfbpf_hello - first datagram on a new data connection
@@ -51,6 +51,9 @@
  * @version: NFBPF_PROTO_VERSION
  * @protocol: netlink protocol of the emulated socket (NETLINK_NETFILTER)
  * @flags: reserved, 0
+ * @portid: the port id the kernel gave the shim's own bound
+ *	NETLINK_NETFILTER socket in the caller's network namespace (0: none);
+ *	the daemon assigns it unless another of its clients there has it
  *
  * Sent with SCM_RIGHTS carrying exactly two fds: [0] the daemon's end of
  * the control socketpair, [1] an fd of the caller's network namespace.
@@ -64,6 +67,7 @@ struct nfbpf_hello {
 	uint32_t version;
 	uint32_t protocol;
 	uint32_t flags;
+	uint32_t portid;
 };
 
 #define NFBPF_BIGMSG_MAGIC	0xffffffffu	/* never a datagram's nlmsg_len */

@@ -61,7 +61,7 @@
 #define FAKE_T_BADOP	0x7f03	/* SENT answered with op NFBPF_CTL_PULL */
 #define FAKE_T_SLOW	0x7f04	/* SENT 300 ms after the ack */
 
-enum fake_mode { FAKE_SERVE, FAKE_REFUSE };
+enum fake_mode { FAKE_SERVE, FAKE_REFUSE, FAKE_TAKE /* the shim's port id */ };
 
 static int fake_log_fd = STDERR_FILENO;
 
@@ -213,10 +213,13 @@ static void fake_serve(int data, uint32_t portid, enum fake_mode mode)
 	fstat(fds[1], &ns_got);
 	stat("/proc/self/ns/net", &ns_mine);
 	close(fds[1]);
-	fake_log("hello len=%zd magic=%#x version=%u protocol=%u flags=%u fds=%d netns=%s",
-		 n, hello.magic, hello.version, hello.protocol, hello.flags, nfds,
+	fake_log("hello len=%zd magic=%#x version=%u protocol=%u flags=%u portid=%s fds=%d netns=%s",
+		 n, hello.magic, hello.version, hello.protocol, hello.flags,
+		 hello.portid ? "set" : "0", nfds,
 		 ns_got.st_ino == ns_mine.st_ino &&
 		 ns_got.st_dev == ns_mine.st_dev ? "same" : "other");
+	if (mode == FAKE_TAKE && hello.portid)
+		portid = hello.portid;
 	if (mode == FAKE_REFUSE) {
 		fake_ctl_send(ctl, NFBPF_CTL_HELLO, -EPERM, 0);
 		_exit(0);
@@ -425,6 +428,11 @@ static void fake_refusing(void)
 	fake_start(FAKE_REFUSE);
 }
 
+static void fake_taking(void)
+{
+	fake_start(FAKE_TAKE);
+}
+
 static void fake_kill(void)
 {
 	if (fk.pid > 0) {
@@ -593,10 +601,11 @@ Test(socket, hello_and_fds, .init = fake_serving, .fini = fake_stop)
 	errno = 4242;
 	fd = nl_socket(SOCK_RAW);
 	cr_assert_eq(errno, 4242, "errno clobbered on success");
-	cr_assert_logged("hello len=16 magic=0x6e666270 version=2 protocol=12 flags=0 fds=2 netns=same");
+	cr_assert_logged("hello len=20 magic=0x6e666270 version=3 protocol=12 flags=0 portid=set fds=2 netns=same");
 	s = state_of(fd);
 	ctl = s->ctl;
 	cr_assert_eq(s->portid, FAKE_PORTID);
+	cr_assert_eq(s->peer, -1, "the real socket has another port id: closed");
 	cr_assert_geq(ctl, CTL_FD_MIN);
 	cr_assert_eq(fcntl(ctl, F_GETFD), FD_CLOEXEC);
 	cr_assert_eq(fcntl(ctl, F_GETFL) & O_NONBLOCK, 0);
@@ -605,6 +614,35 @@ Test(socket, hello_and_fds, .init = fake_serving, .fini = fake_stop)
 	cr_assert_eq(close(fd), 0);
 	cr_assert_eq(fcntl(ctl, F_GETFD), -1, "control fd survived the last close");
 	cr_assert_eq(errno, EBADF);
+}
+
+/* the daemon took the port id of the shim's real socket: it stays open,
+ * hidden, bound to that id (as /proc/net/netlink shows it), until the last
+ * close of the emulated socket */
+Test(socket, real_socket_carries_the_port_id, .init = fake_taking, .fini = fake_stop)
+{
+	struct sockaddr_nl nl;
+	socklen_t len = sizeof(nl);
+	struct nlsock *s;
+	int fd, dup_fd, peer, proto = 0;
+
+	fd = nl_socket(SOCK_RAW);
+	s = state_of(fd);
+	peer = s->peer;
+	cr_assert_geq(peer, CTL_FD_MIN);
+	cr_assert_eq(fcntl(peer, F_GETFD), FD_CLOEXEC);
+	cr_assert_eq(getsockname(peer, (struct sockaddr *)&nl, &len), 0);
+	cr_assert_eq(nl.nl_pid, s->portid);
+	len = sizeof(proto);
+	cr_assert_eq(getsockopt(peer, SOL_SOCKET, SO_PROTOCOL, &proto, &len), 0);
+	cr_assert_eq(proto, NETLINK_NETFILTER);
+	cr_assert_eq(close(peer), 0, "the application cannot close it");
+	cr_assert_eq(fcntl(peer, F_GETFD), FD_CLOEXEC);
+	dup_fd = dup(fd);
+	cr_assert_eq(close(fd), 0);
+	cr_assert_eq(fcntl(peer, F_GETFD), FD_CLOEXEC, "closed before the last close");
+	cr_assert_eq(close(dup_fd), 0);
+	cr_assert_eq(fcntl(peer, F_GETFD), -1, "survived the last close");
 }
 
 Test(socket, flags_apply_to_data_fd_only, .init = fake_serving, .fini = fake_stop)
