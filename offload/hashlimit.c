@@ -154,6 +154,19 @@ static void prefix_mask(uint8_t *m, unsigned int l)
 	}
 }
 
+/* the fields every revision's hashlimit_cfg has, into a hashlimit_cfg3 */
+#define CFG_COPY(c, cfg) do {						\
+	(c)->mode = (cfg).mode;						\
+	(c)->avg = (cfg).avg;						\
+	(c)->burst = (cfg).burst;					\
+	(c)->size = (cfg).size;						\
+	(c)->max = (cfg).max;						\
+	(c)->gc_interval = (cfg).gc_interval;				\
+	(c)->expire = (cfg).expire;					\
+	(c)->srcmask = (cfg).srcmask;					\
+	(c)->dstmask = (cfg).dstmask;					\
+} while (0)
+
 /* the rule's cfg as struct hashlimit_cfg3, its name */
 static void rule_cfg(const struct expr_xt *x, struct hashlimit_cfg3 *c,
 		     char *name)
@@ -163,30 +176,14 @@ static void rule_cfg(const struct expr_xt *x, struct hashlimit_cfg3 *c,
 		struct xt_hashlimit_mtinfo1 i;
 
 		memcpy(&i, x->info, offsetof(struct xt_hashlimit_mtinfo1, hinfo));
-		c->mode = i.cfg.mode;
-		c->avg = i.cfg.avg;
-		c->burst = i.cfg.burst;
-		c->size = i.cfg.size;
-		c->max = i.cfg.max;
-		c->gc_interval = i.cfg.gc_interval;
-		c->expire = i.cfg.expire;
-		c->srcmask = i.cfg.srcmask;
-		c->dstmask = i.cfg.dstmask;
+		CFG_COPY(c, i.cfg);
 		memcpy(name, i.name, IFNAMSIZ);
 		name[IFNAMSIZ - 1] = 0;
 	} else if (x->rev == 2) {
 		struct xt_hashlimit_mtinfo2 i;
 
 		memcpy(&i, x->info, offsetof(struct xt_hashlimit_mtinfo2, hinfo));
-		c->mode = i.cfg.mode;
-		c->avg = i.cfg.avg;
-		c->burst = i.cfg.burst;
-		c->size = i.cfg.size;
-		c->max = i.cfg.max;
-		c->gc_interval = i.cfg.gc_interval;
-		c->expire = i.cfg.expire;
-		c->srcmask = i.cfg.srcmask;
-		c->dstmask = i.cfg.dstmask;
+		CFG_COPY(c, i.cfg);
 		memcpy(name, i.name, NAME_MAX);
 		name[NAME_MAX] = 0;
 	} else {
