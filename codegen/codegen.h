@@ -516,6 +516,12 @@ struct codegen_env {
 		int16_t net_fib_custom;	/* net.ipv4.fib_has_custom_rules, -1 */
 		int16_t sk_rx_dst_ifindex;	/* -1: not in this kernel */
 		int16_t net_fib6_custom;	/* net.ipv6.fib6_has_custom_rules, -1 */
+		/* the route (rt expression): sk_buff._skb_refdst, dst_entry
+		 * tclassid and xfrm, rtable rt_gw_family and rt_gw4,
+		 * rt6_info rt6i_flags, rt6i_gateway, rt6i_dst.addr; -1 =
+		 * not in this kernel (the key is refused at load) */
+		int16_t skb_refdst, dst_tclassid, dst_xfrm;
+		int16_t rt_gw_family, rt_gw4, rt6_flags, rt6_gateway, rt6_dst;
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
@@ -1162,6 +1168,7 @@ extern const struct codegen_expr_ops codegen_expr_fwd;
 extern const struct codegen_expr_ops codegen_expr_dup;
 extern const struct codegen_expr_ops codegen_expr_dynset;
 extern const struct codegen_expr_ops codegen_expr_fib;
+extern const struct codegen_expr_ops codegen_expr_rt;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 

@@ -27,4 +27,5 @@ const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
 	[EXPR_DUP]		= &codegen_expr_dup,
 	[EXPR_DYNSET]		= &codegen_expr_dynset,
 	[EXPR_FIB]		= &codegen_expr_fib,
+	[EXPR_RT]		= &codegen_expr_rt,
 };

@@ -49,6 +49,7 @@ enum expr_type {
 	EXPR_DUP,
 	EXPR_DYNSET,
 	EXPR_FIB,
+	EXPR_RT,
 	__EXPR_MAX
 };
 

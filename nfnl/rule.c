@@ -58,7 +58,7 @@ static const struct { const char *name; uint32_t families; } kernel_exprs[] = {
 	{ "reject", FAMS_ALL & ~FAM(NFPROTO_BRIDGE) }, { "nat", FAMS_ALL },
 	{ "masq", FAMS_L3 }, { "redir", FAMS_L3 }, { "exthdr", FAMS_ALL },
 	{ "dynset", FAMS_ALL }, { "quota", FAMS_ALL }, { "fib", FAMS_ALL },
-	{ "socket", FAMS_ALL }, { "rt", FAMS_ALL }, { "notrack", FAMS_ALL },
+	{ "socket", FAMS_ALL }, { "notrack", FAMS_ALL },
 	{ "dup", FAM(NFPROTO_IPV4) | FAM(NFPROTO_IPV6) | FAM(NFPROTO_NETDEV) },
 	{ "fwd", FAMS_ALL }, { "tproxy", FAMS_ALL }, { "synproxy", FAMS_ALL },
 	{ "hash", FAMS_ALL }, { "numgen", FAMS_ALL }, { "osf", FAMS_ALL },

@@ -184,6 +184,14 @@ static int probe_env(struct codegen_env *env)
 		O("net", "ipv4.fib_has_custom_rules", net_fib_custom),
 		O("sock", "sk_rx_dst_ifindex", sk_rx_dst_ifindex),
 		O("net", "ipv6.fib6_has_custom_rules", net_fib6_custom),
+		O("sk_buff", "_skb_refdst", skb_refdst),
+		O("dst_entry", "tclassid", dst_tclassid),
+		O("dst_entry", "xfrm", dst_xfrm),
+		O("rtable", "rt_gw_family", rt_gw_family),
+		O("rtable", "rt_gw4", rt_gw4),
+		O("rt6_info", "rt6i_flags", rt6_flags),
+		O("rt6_info", "rt6i_gateway", rt6_gateway),
+		O("rt6_info", "rt6i_dst.addr", rt6_dst),
 #undef O
 	};
 	int16_t hash, tuple, counter, genid;

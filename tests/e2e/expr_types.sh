@@ -29,7 +29,6 @@ expr nat: ip ip6 inet arp bridge netdev
 expr notrack: ip ip6 inet arp bridge netdev
 expr osf: ip ip6 inet arp bridge netdev
 expr redir: ip ip6 inet
-expr rt: ip ip6 inet arp bridge netdev
 expr socket: ip ip6 inet arp bridge netdev
 expr synproxy: ip ip6 inet arp bridge netdev
 expr tproxy: ip ip6 inet arp bridge netdev
