@@ -46,7 +46,7 @@ static uint32_t meta_len(uint32_t key)
 	case META_CPU: case META_PRANDOM: case META_SKUID: case META_SKGID:
 	case META_IIFGROUP: case META_OIFGROUP: case META_SECMARK:
 	case META_CGROUP: case META_SECPATH: case META_TIME_HOUR:
-	case META_TIME_DAY:
+	case META_TIME_DAY: case META_RTCLASSID:
 		return 4;
 	case META_TIME_NS:
 		return 8;
@@ -367,6 +367,13 @@ static void meta_emit(struct codegen_prog *p, const struct expr *e,
 	case META_TIME_DAY:
 	case META_TIME_HOUR:
 		emit_clock(p, m, ec);
+		break;
+	case META_RTCLASSID:	/* skb_dst(skb)->tclassid; no dst: break */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));
+		codegen_emit_probe_deref(p, R9, ec->env->off.skb_refdst, ec->l_break);
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R9, ~1));	/* SKB_DST_NOREF */
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), ec->l_break);
+		codegen_emit_probe_read(p, d, 4, R9, ec->env->off.dst_tclassid);
 		break;
 	case META_SECMARK:	/* skb->secmark */
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));

@@ -3,7 +3,8 @@
 # expr_rt.sh - end to end: the rt expression (nexthop of IPv4 and IPv6
 # routes with and without a gateway, the route's realm, ipsec) reads the
 # packet's route. Per side (k: the kernel, b: nfbpfd) a netns fw with a
-# veth link to a netns p and routes with realms; fw sends UDP to prefixes
+# veth link to a netns p and routes with realms (rt classid, meta
+# rtclassid); fw sends UDP to prefixes
 # routed through p's address or on-link, p sends UDP to fw (input: local
 # routes), in IPv4 and IPv6. The counters of rules (UDP only: neighbour
 # discovery is timing) in prerouting (no route yet: rt breaks), input and
@@ -23,6 +24,7 @@ table inet t {
 		meta l4proto udp rt ip nexthop 10.1.1.2 udp dport 9 counter
 		meta l4proto udp rt classid 7 counter
 		meta l4proto udp rt classid 9 counter
+		meta l4proto udp meta rtclassid 7 counter
 		meta l4proto udp rt classid 0 counter
 		meta l4proto udp rt ipsec missing counter
 		meta l4proto udp rt ipsec exists counter
@@ -36,6 +38,7 @@ table inet t {
 		meta l4proto udp rt classid 0 counter
 		meta l4proto udp rt ipsec missing counter
 		meta l4proto udp rt ip nexthop 10.1.1.1 counter
+		meta l4proto udp meta rtclassid 0 counter
 		meta l4proto udp counter
 	}
 	chain in {
@@ -95,7 +98,8 @@ if ! diff -u "$work/k.list" "$work/b.list"; then
 fi
 # the kernel's own counts, so that the comparison says something
 for want in "rt ip nexthop 10.1.1.2 counter packets 4 " "rt classid 7 counter packets 2 " \
-	    "rt ip6 nexthop fd01::2 counter packets 4 " "rt ip nexthop 10.1.1.1 counter packets 2 "; do
+	    "rt ip6 nexthop fd01::2 counter packets 4 " "rt ip nexthop 10.1.1.1 counter packets 2 " \
+	    "udp meta rtclassid 7 counter packets 2 "; do
 	grep -q "$want" "$work/k.list" ||
 		{ echo "rt e2e: the kernel's listing lacks '$want'"; status=1; }
 done

@@ -34,7 +34,6 @@ expr synproxy: ip ip6 inet arp bridge netdev
 expr tproxy: ip ip6 inet arp bridge netdev
 expr tunnel: netdev
 expr xfrm: ip ip6 inet arp bridge netdev
-meta 13: ip ip6 inet arp bridge netdev
 meta 33: ip ip6 inet arp bridge netdev
 meta 34: ip ip6 inet arp bridge netdev
 "
