@@ -1186,6 +1186,13 @@ void codegen_emit_probe_read(struct codegen_prog *p, int16_t dst, uint32_t len,
 void codegen_emit_probe_deref(struct codegen_prog *p, int reg, int16_t src,
 			      uint32_t l_null);
 /*
+ * r9 = skb_to_full_sk(skb) (a request socket stands for its listener) if
+ * it is a full socket of this netns, else goto @l_none (codegen/expr/meta.c;
+ * nft_meta_get_eval_skugid(), xt_owner's owner_mt())
+ */
+void codegen_emit_full_sk(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+			  uint32_t l_none);
+/*
  * regs[@dreg] = ((u64)r0 * modulus >> 32) + offset, with modulus and offset
  * u32 rule constants at r7 + @cmod, r7 + @coff: reciprocal_scale(), the
  * tail of numgen and hash (r0 holds a zero-extended u32)

@@ -146,37 +146,35 @@ static void need_flag(struct codegen_prog *p, uint8_t flag,
 #define TCP_TIME_WAIT_		6
 #define TCP_NEW_SYN_RECV_	12
 
-/*
- * r9 = skb_to_full_sk(skb) if it is a full socket of this netns, else
- * break (nft_meta_get_eval_skugid, nft_meta_get_eval_cgroup)
- */
-static void emit_full_sk(struct codegen_prog *p, const struct codegen_expr_ctx *ec)
+/* codegen_emit_full_sk: see codegen.h */
+void codegen_emit_full_sk(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+			  uint32_t l_none)
 {
 	const struct codegen_env *env = ec->env;
 	uint32_t l_full = codegen_label_new(p);
 
-	/* r9 = skb->sk; NULL: break */
+	/* r9 = skb->sk; NULL: none */
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));
-	codegen_emit_probe_deref(p, R9, env->off.skb_sk, ec->l_break);
+	codegen_emit_probe_deref(p, R9, env->off.skb_sk, l_none);
 	/* r1 = sk->sk_state; a request socket stands for its listener */
 	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
 	codegen_emit_probe_read(p, ST_OFF(scratch), 1, R9, env->off.sk_state);
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, TCP_NEW_SYN_RECV_, 0), l_full);
-	codegen_emit_probe_deref(p, R9, env->off.req_listener, ec->l_break);
+	codegen_emit_probe_deref(p, R9, env->off.req_listener, l_none);
 	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
 	codegen_emit_probe_read(p, ST_OFF(scratch), 1, R9, env->off.sk_state);
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
-	/* !sk_fullsock(sk): break */
+	/* !sk_fullsock(sk): none */
 	codegen_label_bind(p, l_full);
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_TIME_WAIT_, 0), ec->l_break);
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_NEW_SYN_RECV_, 0), ec->l_break);
-	/* sock_net(sk) != state->net: break */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_TIME_WAIT_, 0), l_none);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, TCP_NEW_SYN_RECV_, 0), l_none);
+	/* sock_net(sk) != state->net: none */
 	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
 	codegen_emit_probe_read(p, ST_OFF(scratch), 8, R9, env->off.sk_net);
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, ST_OFF(scratch)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, PKT_OFF(net_addr)));
-	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), ec->l_break);
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_none);
 }
 
 /*
@@ -189,7 +187,7 @@ static void emit_skugid(struct codegen_prog *p, const struct expr_meta *m,
 {
 	const struct codegen_env *env = ec->env;
 
-	emit_full_sk(p, ec);
+	codegen_emit_full_sk(p, ec, ec->l_break);
 	/* sk->sk_socket->file->f_cred, any NULL: break */
 	codegen_emit_probe_deref(p, R9, env->off.sk_socket, ec->l_break);
 	codegen_emit_probe_deref(p, R9, env->off.socket_file, ec->l_break);
@@ -348,7 +346,7 @@ static void meta_emit(struct codegen_prog *p, const struct expr *e,
 		emit_ifkind(p, m, ec, PKT_OFF(out_dev));
 		break;
 	case META_CGROUP:	/* sock_cgroup_classid() of the full socket */
-		emit_full_sk(p, ec);
+		codegen_emit_full_sk(p, ec, ec->l_break);
 		codegen_emit_probe_read(p, d, 4, R9, ec->env->off.sk_classid);
 		break;
 	case META_SECPATH:	/* secpath_exists(): an skb extension bit */
