@@ -516,11 +516,16 @@ struct codegen_env {
 		int16_t net_fib_custom;	/* net.ipv4.fib_has_custom_rules, -1 */
 		int16_t sk_rx_dst_ifindex;	/* -1: not in this kernel */
 		int16_t net_fib6_custom;	/* net.ipv6.fib6_has_custom_rules, -1 */
+		/* the conntrack a reject carries (REJECT_CT_*): sizeof(struct
+		 * nf_conn) (0: unknown or over REJECT_CT_SIZE), nf_ct_ext.len,
+		 * sock.__sk_common.skc_cookie; -1 = not in this kernel */
+		int16_t ct_size, ext_len, sk_cookie;
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
 	int nflog_fd;	/* ARRAY, 1 x NFLOG_GROUPS / 8 bytes: groups bound */
 	int reject_fd;
+	int reject_ct_fd;	/* ARRAY, 1 x struct codegen_reject_ct (-1: none) */
 	int fib4_fd;
 	int fib6_fd;
 	int recent_fd;	/* xt recent tables (-1: none yet) */
@@ -662,6 +667,11 @@ uint64_t codegen_hl_key(const char *name, uint8_t family);
 #define REJECT_REC_DATA	1232	/* IPV6_MIN_MTU - ipv6hdr - icmp6hdr: the
 				 * longest quote an ICMP error carries */
 
+#define REJECT_CT_SIZE	256	/* nf_conn bytes a record carries */
+#define REJECT_EXT_SIZE	256	/* nf_ct_ext bytes (its len is a u8) */
+#define REJECT_CT_COPIED	0x1	/* @ct holds the packet's nf_conn */
+#define REJECT_CT_EXT		0x2	/* ... and @ext its extension area */
+
 /**
  * struct codegen_reject_rec - one reject record in the ring buffer
  * @type: REJECT_ICMP_UNREACH, REJECT_TCP_RST, REJECT_ICMPX_UNREACH
@@ -682,6 +692,13 @@ uint64_t codegen_hl_key(const char *name, uint8_t family);
  * @mark: skb->mark
  * @iif: input ifindex (0: none)
  * @oif: output ifindex (0: none)
+ * @ctinfo: skb->_nfct & NFCT_INFOMASK of the packet
+ * @ct_flags: REJECT_CT_COPIED, REJECT_CT_EXT
+ * @ct: the packet's nf_conn (env->off.ct_size bytes) when skb->_nfct
+ *	names one: nf_ct_attach() hands it to the reply, which the walker
+ *	then presents as the kernel would (struct codegen_reject_ct)
+ * @ext: its extension area (nf_ct_ext.len bytes), ct->ext still the
+ *	 kernel's address
  * @data: @caplen bytes from the network header
  */
 struct codegen_reject_rec {
@@ -699,7 +716,51 @@ struct codegen_reject_rec {
 	uint32_t mark;
 	uint32_t iif;
 	uint32_t oif;
+	uint8_t ctinfo;
+	uint8_t ct_flags;
+	uint8_t pad[6];
+	uint8_t ct[REJECT_CT_SIZE];
+	uint8_t ext[REJECT_EXT_SIZE];
 	uint8_t data[REJECT_REC_DATA];
+};
+
+/*
+ * The conntrack of nfbpfd's own replies. The kernel's nf_send_reset(),
+ * icmp_send() and icmp6_send() nf_ct_attach() the rejected packet's
+ * conntrack to the reply (IP_CT_RELATED_REPLY if that packet went in the
+ * original direction, else IP_CT_RELATED), so nf_conntrack_in() leaves the
+ * reply alone and OUTPUT/POSTROUTING rules see the original's entry, in
+ * state related. nfbpfd's replies leave through raw sockets instead and
+ * get a conntrack of their own. So, while nfbpfd sends a reply whose
+ * rejected packet had a conntrack, it fills the one value of
+ * env->reject_ct_fd with a copy of that nf_conn (taken by the program
+ * that rejected it, while its skb still held it) and sets @active; the
+ * walker's prologue, for a packet whose skb->sk has the cookie of one of
+ * nfbpfd's reply sockets, then takes pkt.nfct = &@conn | @ctinfo, so the
+ * ct keys (probe reads) read the copy. sendmsg() runs the OUTPUT and
+ * POSTROUTING hooks before it returns; nfbpfd clears @active after it.
+ */
+/**
+ * struct codegen_reject_ct - the conntrack of the reply being sent
+ * @cookie: SO_COOKIE of nfbpfd's four reply sockets in the namespace
+ * @nfct: written by the walker: the kernel address of @conn (a pointer
+ *	  stored into the map value reads back as a number)
+ * @active: nfbpfd is sending a reply that carries @conn
+ * @ctinfo: IP_CT_RELATED or IP_CT_RELATED_REPLY
+ * @has_ext: @ext holds the extension area: the walker points the copy's
+ *	     ext member at it (else the copy's ext is 0)
+ * @conn: the nf_conn copy
+ * @ext: the nf_ct_ext copy
+ */
+struct codegen_reject_ct {
+	uint64_t cookie[4];
+	uint64_t nfct;
+	uint32_t active;
+	uint8_t ctinfo;
+	uint8_t has_ext;
+	uint8_t pad[2];
+	uint8_t conn[REJECT_CT_SIZE];
+	uint8_t ext[REJECT_EXT_SIZE];
 };
 
 /*

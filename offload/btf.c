@@ -184,6 +184,8 @@ static int probe_env(struct codegen_env *env)
 		O("net", "ipv4.fib_has_custom_rules", net_fib_custom),
 		O("sock", "sk_rx_dst_ifindex", sk_rx_dst_ifindex),
 		O("net", "ipv6.fib6_has_custom_rules", net_fib6_custom),
+		O("nf_ct_ext", "len", ext_len),
+		O("sock", "__sk_common.skc_cookie", sk_cookie),
 #undef O
 	};
 	int16_t hash, tuple, counter, genid;
@@ -198,6 +200,17 @@ static int probe_env(struct codegen_env *env)
 			*o = -1;
 	}
 	env->off.sec_path_bit = enum_val("skb_ext_id", "SKB_EXT_SEC_PATH");
+	/* a reject record's copy of the nf_conn: all of it, or none */
+	env->off.ct_size = 0;
+	{
+		int id = btf__find_by_name_kind(vmlinux, "nf_conn",
+						BTF_KIND_STRUCT);
+		long sz = id < 0 ? -1 : btf__resolve_size(vmlinux, id);
+
+		if (sz > 0 && sz <= REJECT_CT_SIZE && env->off.ct_ext >= 0 &&
+		    env->off.ct_ext + 8 <= sz)
+			env->off.ct_size = (int16_t)sz;
+	}
 	env->off.ext_acct = enum_val("nf_ct_ext_id", "NF_CT_EXT_ACCT");
 	env->off.ext_labels = enum_val("nf_ct_ext_id", "NF_CT_EXT_LABELS");
 	env->off.ext_helper = enum_val("nf_ct_ext_id", "NF_CT_EXT_HELPER");

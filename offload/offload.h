@@ -266,7 +266,9 @@ int dp_log_add_ring(struct dp_log *lg, int map_fd,
 /*
  * reject.c - reject records (reject expression, xt REJECT): see the
  * design note there. dp_reject_new() makes the ring buffer of a namespace
- * (its fd into *@map_fd, owned by the dp_reject) drained with @lg's;
+ * (its fd into *@map_fd, owned by the dp_reject) drained with @lg's, and
+ * the map of the conntrack its replies carry (struct codegen_reject_ct,
+ * fd into *@ct_fd, owned likewise);
  * each record is answered in the namespace of @ns_fd (dup'ed).
  */
 /*
@@ -324,7 +326,8 @@ void dp_hl_gc(struct dp_hl *hl);
 
 struct dp_reject;
 struct codegen_reject_rec;
-struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd);
+struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd,
+			       int *ct_fd);
 void dp_reject_free(struct dp_reject *rj);
 /* dp_reject_stats - replies sent and replies lost to socket errors */
 void dp_reject_stats(const struct dp_reject *rj, uint64_t *sent,

@@ -33,8 +33,19 @@
  *   whole packet (up to REJECT_REC_DATA bytes); a longer one counts as
  *   good;
  * - the reply is not attached to the rejected packet's conntrack entry
- *   (nf_ct_attach()): an ICMP error is still RELATED by its quote, a RST is
- *   a new packet to conntrack;
+ *   (nf_ct_attach()), so the kernel's conntrack tracks it as a packet of
+ *   its own: a RST of a first packet is INVALID to it (no entry made), an
+ *   ICMP error about one too (its entry was never confirmed), and a RST or
+ *   ICMP error about a packet of a confirmed entry is looked up in that
+ *   entry (the RST counts in its counters and moves its TCP state as a
+ *   received RST would, where the kernel's nf_ct_set_closing() just sets
+ *   CLOSE). nfbpf's own walker does not see that: while nfbpfd sends a
+ *   reply, the walker shows it the copy of the rejected packet's nf_conn
+ *   that the program put in the record, with ctinfo IP_CT_RELATED(_REPLY),
+ *   as the kernel's OUTPUT and POSTROUTING rules see theirs (struct
+ *   codegen_reject_ct); a reply to ourselves that comes back in over
+ *   loopback is no longer ours to recognise (skb->sk is gone) and shows
+ *   the kernel conntrack's view there;
  * - the ICMP rate limits follow the kernel's per-peer token bucket for
  *   the types in the namespace's icmp_ratemask / icmp/ratemask (6 at
  *   once, then one per icmp_ratelimit / icmp/ratelimit ms, not scaled by
@@ -61,6 +72,7 @@
 #include <netinet/in.h>
 #include <linux/filter.h>
 #include <linux/rtnetlink.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 
 #include <libmnl/libmnl.h>
@@ -72,7 +84,7 @@
 #include "offload/offload.h"
 #include "expr/reject.h"
 
-#define REJECT_RING_SIZE	(256 * 1024)	/* ~200 records per namespace */
+#define REJECT_RING_SIZE	(256 * 1024)	/* ~140 records per namespace */
 
 #define NFPROTO_IPV4_	2
 #define NFPROTO_IPV6_	10
@@ -80,6 +92,13 @@
 #define PACKET_HOST_		0
 #define ICMP_DEST_UNREACH_	3
 #define ICMPV6_DEST_UNREACH_	1
+
+#define IP_CT_RELATED_		1
+#define IP_CT_IS_REPLY_		3
+#define IP_CT_RELATED_REPLY_	4
+#ifndef SO_COOKIE
+#define SO_COOKIE		57
+#endif
 
 #define XRLIM_BURST		6	/* XRLIM_BURST_FACTOR */
 #define XRLIM_TIMEOUT_MS	1000	/* icmp_ratelimit, icmpv6 ratelimit */
@@ -113,6 +132,9 @@ struct reject_peer {
  * @peers: ICMP rate limits
  * @sent: replies sent
  * @lost: replies that could not be sent (socket errors)
+ * @ct_fd: ARRAY (mmapable), the struct codegen_reject_ct the walker reads
+ * @ct: its value, mapped
+ * @cookies: @ct->cookie holds the four sockets' cookies
  */
 struct dp_reject {
 	int map_fd;
@@ -123,6 +145,9 @@ struct dp_reject {
 	int sysctl[4];
 	struct reject_peer peers[PEERS];
 	uint64_t sent, lost;
+	int ct_fd;
+	struct codegen_reject_ct *ct;
+	bool cookies;
 };
 
 enum { SK_TCP4, SK_ICMP4, SK_TCP6, SK_ICMP6 };
@@ -689,6 +714,17 @@ static int sockets(struct dp_reject *rj)
 	memcpy(rj->fd, oc.fd, sizeof(rj->fd));
 	memcpy(rj->sysctl, oc.sysctl, sizeof(rj->sysctl));
 	rj->rtnl = oc.rtnl;
+	/* the walker knows our replies by their socket's cookie */
+	rj->cookies = true;
+	for (i = 0; i < 4; i++) {
+		uint64_t cookie = 0;
+		socklen_t len = sizeof(cookie);
+
+		if (getsockopt(rj->fd[i], SOL_SOCKET, SO_COOKIE, &cookie, &len) ||
+		    !cookie)
+			rj->cookies = false;
+		rj->ct->cookie[i] = cookie;
+	}
 	return 0;
 }
 
@@ -839,20 +875,45 @@ static int on_record(void *ctx, void *data, size_t size)
 	/* icmpv4/v6_xrlim_allow(): replies to ourselves are not limited */
 	if (r.proto != 6 && rec->hook != HOOK_LOCAL_OUT && !xrlim_allow(rj, &r))
 		return 0;
+	/* nf_ct_attach(): the walker shows the reply with the rejected
+	 * packet's conntrack while we send it (struct codegen_reject_ct) */
+	if ((rec->ct_flags & REJECT_CT_COPIED) && rj->cookies) {
+		memcpy(rj->ct->conn, rec->ct, sizeof(rj->ct->conn));
+		rj->ct->has_ext = !!(rec->ct_flags & REJECT_CT_EXT);
+		memcpy(rj->ct->ext, rec->ext, sizeof(rj->ct->ext));
+		/* CTINFO2DIR(): the reply goes the other way */
+		rj->ct->ctinfo = rec->ctinfo >= IP_CT_IS_REPLY_ ?
+				 IP_CT_RELATED_ : IP_CT_RELATED_REPLY_;
+		__atomic_store_n(&rj->ct->active, 1, __ATOMIC_RELEASE);
+	}
 	if (send_reply(rj, &r))
 		rj->lost++;
 	else
 		rj->sent++;
+	__atomic_store_n(&rj->ct->active, 0, __ATOMIC_RELEASE);
 	return 0;
 }
 
-struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd)
+struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd,
+			       int *ct_fd)
 {
+	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 	struct dp_reject *rj = calloc(1, sizeof(*rj));
+	void *mem;
 	int i;
 
 	if (!rj)
 		return NULL;
+	rj->ct_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_reject_ct", 4,
+				   sizeof(struct codegen_reject_ct), 1,
+				   &mmapable);
+	if (rj->ct_fd < 0)
+		goto out_rj;
+	mem = mmap(NULL, sizeof(struct codegen_reject_ct),
+		   PROT_READ | PROT_WRITE, MAP_SHARED, rj->ct_fd, 0);
+	if (mem == MAP_FAILED)
+		goto out_ct_fd;
+	rj->ct = mem;
 	for (i = 0; i < 4; i++)
 		rj->fd[i] = rj->sysctl[i] = -1;
 	rj->rtnl = -1;
@@ -866,6 +927,7 @@ struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd)
 	if (dp_log_add_ring(lg, rj->map_fd, on_record, rj))
 		goto out_map;
 	*map_fd = rj->map_fd;
+	*ct_fd = rj->ct_fd;
 	return rj;
 
 out_map:
@@ -874,6 +936,10 @@ out_ns:
 	if (rj->ns_fd >= 0)
 		close(rj->ns_fd);
 out_free:
+	munmap(rj->ct, sizeof(*rj->ct));
+out_ct_fd:
+	close(rj->ct_fd);
+out_rj:
 	free(rj);
 	return NULL;
 }
@@ -895,6 +961,8 @@ void dp_reject_free(struct dp_reject *rj)
 	close(rj->map_fd);
 	if (rj->ns_fd >= 0)
 		close(rj->ns_fd);
+	munmap(rj->ct, sizeof(*rj->ct));
+	close(rj->ct_fd);
 	free(rj);
 }
 
