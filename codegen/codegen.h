@@ -520,6 +520,9 @@ struct codegen_env {
 		 * nf_conn) (0: unknown or over REJECT_CT_SIZE), nf_ct_ext.len,
 		 * sock.__sk_common.skc_cookie; -1 = not in this kernel */
 		int16_t ct_size, ext_len, sk_cookie;
+		/* sk_buff.cb + inet_skb_parm.opt + ip_options.optlen: the
+		 * 8 bytes of struct codegen_reject_rec.ipopt (-1: unknown) */
+		int16_t ipcb_opt;
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
@@ -694,6 +697,11 @@ uint64_t codegen_hl_key(const char *name, uint8_t family);
  * @oif: output ifindex (0: none)
  * @ctinfo: skb->_nfct & NFCT_INFOMASK of the packet
  * @ct_flags: REJECT_CT_COPIED, REJECT_CT_EXT
+ * @ipopt: IPv4: IPCB(skb)->opt from optlen on (optlen, srr, rr, ts, the
+ *	   flag bits is_strictroute 0, rr_needaddr 3, ts_needtime 4,
+ *	   ts_needaddr 5, router_alert, cipso, pad): the options the
+ *	   kernel compiled on receipt, which icmp_send() echoes; all 0 if
+ *	   this kernel's layout differs (env->off.ipcb_opt < 0)
  * @ct: the packet's nf_conn (env->off.ct_size bytes) when skb->_nfct
  *	names one: nf_ct_attach() hands it to the reply, which the walker
  *	then presents as the kernel would (struct codegen_reject_ct)
@@ -718,7 +726,9 @@ struct codegen_reject_rec {
 	uint32_t oif;
 	uint8_t ctinfo;
 	uint8_t ct_flags;
-	uint8_t pad[6];
+	uint8_t pad[2];
+	uint8_t ipopt[8];
+	uint8_t pad2[4];
 	uint8_t ct[REJECT_CT_SIZE];
 	uint8_t ext[REJECT_EXT_SIZE];
 	uint8_t data[REJECT_REC_DATA];

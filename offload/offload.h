@@ -347,6 +347,9 @@ int offload_reject_stats(struct net *net, uint64_t *sent, uint64_t *lost);
  * @src: source address (4 or 16 bytes)
  * @dst: destination address
  * @len: bytes of @msg
+ * @optlen: bytes of @opts (0: none)
+ * @opts: IPv4 options of the reply in the form a socket gives them
+ *	  (IP_RETOPTS: see offload_reject_ipopt_echo())
  * @msg: the transport header (with its checksum) and the ICMP quote
  */
 struct reject_reply {
@@ -358,8 +361,24 @@ struct reject_reply {
 	uint8_t src[16];
 	uint8_t dst[16];
 	uint16_t len;
+	uint8_t optlen;
+	uint8_t opts[40];
 	uint8_t msg[8 + REJECT_REC_DATA];
 };
+
+/**
+ * offload_reject_ipopt_echo - __ip_options_echo() of the IPv4 header @iph
+ * (@hlen bytes) whose compiled options are @sopt (codegen_reject_rec
+ * ipopt): the options icmp_send() puts in its error, in the form
+ * IP_OPTIONS/IP_RETOPTS take them into @opts (ip_options_compile()
+ * without an skb turns that form into the echo: a source route's first
+ * hop in front, RR and TS pointers before the slots ip_options_build()
+ * fills). Return: the length of @opts (0: none; a multiple of 4, at most
+ * 40), or -EINVAL when the kernel's echo fails (icmp_send() then sends
+ * nothing).
+ */
+int offload_reject_ipopt_echo(const uint8_t *iph, uint32_t hlen,
+			      const uint8_t *sopt, uint8_t *opts);
 
 /**
  * offload_reject_build - the reply the kernel would send for @rec

@@ -53,7 +53,16 @@
  *   host-wide icmp_msgs_per_sec bucket is not shared with the kernel's;
  *   replies to the host itself (OUTPUT) are not limited, as loopback is
  *   not;
- * - IPv4 options are not echoed into ICMP errors; fwmark_reflect and
+ * - IPv4 options are echoed into ICMP errors as __ip_options_echo() makes
+ *   them from IPCB(skb)->opt (the options compiled on receipt, which the
+ *   record carries), given to the socket with IP_RETOPTS, whose
+ *   ip_options_compile() and ip_options_build() then fill the RR and TS
+ *   slots and route by a source route's first hop as icmp_send() does; a
+ *   timestamp option whose prespecified address does not fit keeps a
+ *   pointer past its end (the socket form refuses it, the echo copies
+ *   it), and one whose overflow count the receipt made 15 says 14 (the
+ *   socket form refuses 15): the same length, one byte apart;
+ *   fwmark_reflect and
  *   icmp_errors_use_inbound_ifaddr are not applied (the reply has mark 0,
  *   a forwarded packet's error the routing's source address);
  * - "is the destination local/broadcast" is decided from the addresses,
@@ -403,12 +412,139 @@ static bool icmp4_error(uint8_t t)
 	return t > 18 || t == 3 || t == 4 || t == 5 || t == 11 || t == 12;
 }
 
+#define IPOPT_END_	0
+#define IPOPT_TS_PRESPEC_	3
+#define SOPT_OPTLEN	0	/* struct codegen_reject_rec ipopt[] */
+#define SOPT_SRR	1
+#define SOPT_RR		2
+#define SOPT_TS		3
+#define SOPT_FLAGS	4
+#define SOPT_CIPSO	6
+#define SOPT_STRICT	0x01
+#define SOPT_RR_ADDR	0x08
+#define SOPT_TS_TIME	0x10
+#define SOPT_TS_ADDR	0x20
+
+/*
+ * offload_reject_ipopt_echo: see offload.h. The echo (dopt) as the kernel
+ * builds it, written in the socket form: a source route option [type,
+ * len, 4, faddr, reversed route...] (the kernel's [type, len, 4, reversed
+ * route..., daddr] with faddr, its first hop, in dopt->faddr), an RR or TS
+ * pointer as it was before ip_options_compile() moves it past the slots
+ * ip_options_build() fills.
+ */
+int offload_reject_ipopt_echo(const uint8_t *iph, uint32_t hlen,
+			      const uint8_t *sopt, uint8_t *opts)
+{
+	uint32_t n = 0, optlen;
+	int soffset, doffset;
+
+	if (!sopt[SOPT_OPTLEN])
+		return 0;
+	/* an option must lie inside the header we have */
+#define FITS(off) ((off) + 2u <= hlen && (off) + iph[(off) + 1] <= hlen)
+	if (sopt[SOPT_RR]) {
+		uint32_t o = sopt[SOPT_RR];
+
+		if (!FITS(o))
+			return -EINVAL;
+		optlen = iph[o + 1];
+		soffset = iph[o + 2];
+		/* dptr[2] = soffset + 4 and rr_needaddr if there is room:
+		 * the socket form keeps soffset, compile adds the 4 */
+		if ((sopt[SOPT_FLAGS] & SOPT_RR_ADDR) && soffset <= (int)optlen &&
+		    soffset + 3 > (int)optlen)
+			return -EINVAL;
+		memcpy(opts + n, iph + o, optlen);
+		n += optlen;
+	}
+	if (sopt[SOPT_TS]) {
+		uint32_t o = sopt[SOPT_TS];
+
+		if (!FITS(o))
+			return -EINVAL;
+		optlen = iph[o + 1];
+		soffset = iph[o + 2];
+		memcpy(opts + n, iph + o, optlen);
+		if (soffset <= (int)optlen) {
+			int s = soffset;
+
+			if (sopt[SOPT_FLAGS] & SOPT_TS_ADDR) {
+				if (s + 3 > (int)optlen)
+					return -EINVAL;
+				s += 4;
+			}
+			if ((sopt[SOPT_FLAGS] & SOPT_TS_TIME) &&
+			    s + 3 > (int)optlen)
+				return -EINVAL;
+			/* the socket form keeps the pointer: compile takes
+			 * the same slots (a prespecified address's time only
+			 * if it is not RTN_UNICAST, as the echo), but refuses
+			 * a prespecified pair that does not fit, which the
+			 * echo just copies: point past the end then */
+			if ((iph[o + 3] & 0xf) == IPOPT_TS_PRESPEC_ &&
+			    soffset + 7 > (int)optlen)
+				opts[n + 2] = (uint8_t)(optlen + 1);
+		} else if ((iph[o + 3] & 0xf) != IPOPT_TS_PRESPEC_ &&
+			   (iph[o + 3] >> 4) == 15) {
+			/* an overflow count of 15 (the receipt's increment)
+			 * is refused by the socket form: 14 goes out */
+			opts[n + 3] = (uint8_t)((iph[o + 3] & 0xf) | 0xe0);
+		}
+		n += optlen;
+	}
+	if (sopt[SOPT_SRR]) {
+		const uint8_t *st = iph + sopt[SOPT_SRR];
+		uint8_t faddr[4];
+
+		if (!FITS(sopt[SOPT_SRR]))
+			return -EINVAL;
+		optlen = st[1];
+		soffset = st[2];
+		doffset = 0;
+		if (soffset > (int)optlen)
+			soffset = (int)optlen + 1;
+		soffset -= 4;
+		if (soffset > 3) {
+			memcpy(faddr, st + soffset - 1, 4);
+			/* dopt: the hops back at [doffset - 1]; the socket
+			 * form has faddr at [3] and so each hop 4 later */
+			for (soffset -= 4, doffset = 4; soffset > 3;
+			     soffset -= 4, doffset += 4)
+				memcpy(opts + n + doffset + 3, st + soffset - 1, 4);
+			/* RFC 1812: a route back through the source itself */
+			if (!memcmp(iph + 12, st + soffset + 3, 4))
+				doffset -= 4;
+		}
+		if (doffset > 3) {
+			opts[n] = st[0];
+			opts[n + 1] = (uint8_t)(doffset + 3);
+			opts[n + 2] = 4;
+			memcpy(opts + n + 3, faddr, 4);
+			n += (uint32_t)doffset + 3;
+		}
+	}
+	if (sopt[SOPT_CIPSO]) {
+		uint32_t o = sopt[SOPT_CIPSO];
+
+		if (!FITS(o))
+			return -EINVAL;
+		memcpy(opts + n, iph + o, iph[o + 1]);
+		n += iph[o + 1];
+	}
+#undef FITS
+	while (n & 3)
+		opts[n++] = IPOPT_END_;
+	return n > 40 ? -EINVAL : (int)n;
+}
+
 static int build4(const struct codegen_reject_rec *rec, uint8_t type,
 		  uint8_t code, struct reject_reply *r)
 {
 	const uint8_t *ih = rec->data;
 	uint32_t ihl;
 	bool first;
+	int n;
 
 	if (rec->caplen < 20 || (ih[0] >> 4) != 4)
 		return 0;
@@ -444,11 +580,17 @@ static int build4(const struct codegen_reject_rec *rec, uint8_t type,
 		return 0;
 	if (ih[9] == 1 && (rec->caplen < ihl + 1 || icmp4_error(rec->data[ihl])))
 		return 0;
+	/* __ip_options_echo() of the options compiled on receipt: failing,
+	 * icmp_send() sends nothing */
+	n = offload_reject_ipopt_echo(ih, ihl, rec->ipopt, r->opts);
+	if (n < 0)
+		return 0;
+	r->optlen = (uint8_t)n;
 	r->proto = 1;
 	r->tos = (ih[1] & 0x1e) | 0xc0;	/* IPTOS_PREC_INTERNETCONTROL */
 	r->src_fixed = false;
-	/* 576 - iphdr - icmphdr bytes of the datagram at most */
-	icmp_err(r, ICMP_DEST_UNREACH_, code, rec, 576 - 20 - 8);
+	/* 576 - iphdr - options - icmphdr bytes of the datagram at most */
+	icmp_err(r, ICMP_DEST_UNREACH_, code, rec, 576 - 20 - (uint32_t)n - 8);
 	put16(r->msg + 2, csum_fold(csum_add(0, r->msg, r->len)));
 	return 1;
 }
@@ -752,7 +894,7 @@ static int send_reply(struct dp_reject *rj, const struct reject_reply *r)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct in6_pktinfo)) +
-			 CMSG_SPACE(sizeof(int))];
+			 CMSG_SPACE(sizeof(int)) + CMSG_SPACE(40)];
 		struct cmsghdr align;
 	} cb;
 	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
@@ -797,6 +939,10 @@ static int send_reply(struct dp_reject *rj, const struct reject_reply *r)
 			clen += put_cmsg(cb.buf + clen, SOL_IP, IP_TOS, &tos,
 					 sizeof(tos));
 		}
+		/* the echoed options (icmp_send(): ip_options_echo()) */
+		if (!v6 && r->optlen)
+			clen += put_cmsg(cb.buf + clen, SOL_IP, IP_RETOPTS,
+					 r->opts, r->optlen);
 		m.msg_control = clen ? cb.buf : NULL;
 		m.msg_controllen = clen;
 		if (sendmsg(fd, &m, MSG_DONTWAIT) >= 0)

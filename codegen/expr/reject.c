@@ -190,6 +190,15 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, REJECT_CSUM_KNOWN));
 		codegen_emit(p, INSN_STX_MEM(BPF_B, R9, R1, REC(csum)));
 	}
+	/* rec->ipopt = IPCB(skb)->opt from optlen on (8 bytes; IPv6: unused) */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, REC(ipopt), 0));
+	if (env->off.ipcb_opt >= 0) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, env->off.ipcb_opt));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, REC(ipopt)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, env->off.ipcb_opt + 4));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, REC(ipopt) + 4));
+	}
 	/* 4. the conntrack nf_ct_attach() would hand the reply */
 	emit_ct_copy(p, env);
 	/* 5. packet bytes, 6. bpf_ringbuf_submit(rec, 0) */
