@@ -749,6 +749,7 @@ struct codegen_reject_rec {
  * nfbpfd's reply sockets, then takes pkt.nfct = &@conn | @ctinfo, so the
  * ct keys (probe reads) read the copy. sendmsg() runs the OUTPUT and
  * POSTROUTING hooks before it returns; nfbpfd clears @active after it.
+ * A reply to the host itself is matched again by its bytes on lo (@lo_pf).
  */
 /**
  * struct codegen_reject_ct - the conntrack of the reply being sent
@@ -759,6 +760,14 @@ struct codegen_reject_rec {
  * @ctinfo: IP_CT_RELATED or IP_CT_RELATED_REPLY
  * @has_ext: @ext holds the extension area: the walker points the copy's
  *	     ext member at it (else the copy's ext is 0)
+ * @lo_pf: NFPROTO_IPV4/IPV6 of the last reply sent with @conn (0: the
+ *	   last reply carried none); a reply to the host itself comes back
+ *	   in over lo, no longer with its socket: prerouting and input know
+ *	   it by iif lo (only this host sends there), @lo_pf, its
+ *	   destination @lo_dst (4 or 16 bytes) and its first 16 transport
+ *	   bytes @lo_l4 but the third and fourth (an ICMPv6 socket sums
+ *	   with the source routing chose): ports, sequence numbers and
+ *	   flags; ICMP type, code and the quote's first 8 bytes
  * @conn: the nf_conn copy
  * @ext: the nf_ct_ext copy
  */
@@ -768,7 +777,10 @@ struct codegen_reject_ct {
 	uint32_t active;
 	uint8_t ctinfo;
 	uint8_t has_ext;
-	uint8_t pad[2];
+	uint8_t lo_pf;
+	uint8_t pad;
+	uint8_t lo_dst[16];
+	uint8_t lo_l4[16];
 	uint8_t conn[REJECT_CT_SIZE];
 	uint8_t ext[REJECT_EXT_SIZE];
 };

@@ -1030,7 +1030,13 @@ static int on_record(void *ctx, void *data, size_t size)
 		/* CTINFO2DIR(): the reply goes the other way */
 		rj->ct->ctinfo = rec->ctinfo >= IP_CT_IS_REPLY_ ?
 				 IP_CT_RELATED_ : IP_CT_RELATED_REPLY_;
+		memset(rj->ct->lo_dst, 0, sizeof(rj->ct->lo_dst));
+		memcpy(rj->ct->lo_dst, r.dst, r.pf == NFPROTO_IPV6_ ? 16 : 4);
+		memcpy(rj->ct->lo_l4, r.msg, sizeof(rj->ct->lo_l4));
+		rj->ct->lo_pf = r.pf;
 		__atomic_store_n(&rj->ct->active, 1, __ATOMIC_RELEASE);
+	} else {
+		rj->ct->lo_pf = 0;
 	}
 	if (send_reply(rj, &r))
 		rj->lost++;
