@@ -43,9 +43,16 @@
  *   reply, the walker shows it the copy of the rejected packet's nf_conn
  *   that the program put in the record, with ctinfo IP_CT_RELATED(_REPLY),
  *   as the kernel's OUTPUT and POSTROUTING rules see theirs (struct
- *   codegen_reject_ct); a reply to ourselves that comes back in over
- *   loopback is no longer ours to recognise (skb->sk is gone) and shows
- *   the kernel conntrack's view there;
+ *   codegen_reject_ct); a reply to ourselves, back in over loopback
+ *   without its socket, is known in PREROUTING and INPUT by its bytes
+ *   (the last reply sent; one whose softirq runs after the next reply
+ *   was sent shows the kernel conntrack's view). What the kernel's
+ *   conntrack itself does with the reply stays different: measured on a
+ *   confirmed TCP entry, the kernel's RST leaves it CLOSE (nf_ct_set_
+ *   closing()) with its counters as they were, nfbpfd's RST also moves it
+ *   to CLOSE (in window) but counts in its reply direction (packets +1,
+ *   bytes +40 with nf_conntrack_acct); first packets leave no entry either
+ *   way;
  * - the ICMP rate limits follow the kernel's per-peer token bucket for
  *   the types in the namespace's icmp_ratemask / icmp/ratemask (6 at
  *   once, then one per icmp_ratelimit / icmp/ratelimit ms, not scaled by
