@@ -522,11 +522,19 @@ struct codegen_env {
 		 * not in this kernel (the key is refused at load) */
 		int16_t skb_refdst, dst_tclassid, dst_xfrm;
 		int16_t rt_gw_family, rt_gw4, rt6_flags, rt6_gateway, rt6_dst;
+		/* the conntrack a reject carries (REJECT_CT_*): sizeof(struct
+		 * nf_conn) (0: unknown or over REJECT_CT_SIZE), nf_ct_ext.len,
+		 * sock.__sk_common.skc_cookie; -1 = not in this kernel */
+		int16_t ct_size, ext_len, sk_cookie;
+		/* sk_buff.cb + inet_skb_parm.opt + ip_options.optlen: the
+		 * 8 bytes of struct codegen_reject_rec.ipopt (-1: unknown) */
+		int16_t ipcb_opt;
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
 	int nflog_fd;	/* ARRAY, 1 x NFLOG_GROUPS / 8 bytes: groups bound */
 	int reject_fd;
+	int reject_ct_fd;	/* ARRAY, 1 x struct codegen_reject_ct (-1: none) */
 	int fib4_fd;
 	int fib6_fd;
 	int recent_fd;	/* xt recent tables (-1: none yet) */
@@ -668,6 +676,11 @@ uint64_t codegen_hl_key(const char *name, uint8_t family);
 #define REJECT_REC_DATA	1232	/* IPV6_MIN_MTU - ipv6hdr - icmp6hdr: the
 				 * longest quote an ICMP error carries */
 
+#define REJECT_CT_SIZE	256	/* nf_conn bytes a record carries */
+#define REJECT_EXT_SIZE	256	/* nf_ct_ext bytes (its len is a u8) */
+#define REJECT_CT_COPIED	0x1	/* @ct holds the packet's nf_conn */
+#define REJECT_CT_EXT		0x2	/* ... and @ext its extension area */
+
 /**
  * struct codegen_reject_rec - one reject record in the ring buffer
  * @type: REJECT_ICMP_UNREACH, REJECT_TCP_RST, REJECT_ICMPX_UNREACH
@@ -688,6 +701,18 @@ uint64_t codegen_hl_key(const char *name, uint8_t family);
  * @mark: skb->mark
  * @iif: input ifindex (0: none)
  * @oif: output ifindex (0: none)
+ * @ctinfo: skb->_nfct & NFCT_INFOMASK of the packet
+ * @ct_flags: REJECT_CT_COPIED, REJECT_CT_EXT
+ * @ipopt: IPv4: IPCB(skb)->opt from optlen on (optlen, srr, rr, ts, the
+ *	   flag bits is_strictroute 0, rr_needaddr 3, ts_needtime 4,
+ *	   ts_needaddr 5, router_alert, cipso, pad): the options the
+ *	   kernel compiled on receipt, which icmp_send() echoes; all 0 if
+ *	   this kernel's layout differs (env->off.ipcb_opt < 0)
+ * @ct: the packet's nf_conn (env->off.ct_size bytes) when skb->_nfct
+ *	names one: nf_ct_attach() hands it to the reply, which the walker
+ *	then presents as the kernel would (struct codegen_reject_ct)
+ * @ext: its extension area (nf_ct_ext.len bytes), ct->ext still the
+ *	 kernel's address
  * @data: @caplen bytes from the network header
  */
 struct codegen_reject_rec {
@@ -705,7 +730,65 @@ struct codegen_reject_rec {
 	uint32_t mark;
 	uint32_t iif;
 	uint32_t oif;
+	uint8_t ctinfo;
+	uint8_t ct_flags;
+	uint8_t pad[2];
+	uint8_t ipopt[8];
+	uint8_t pad2[4];
+	uint8_t ct[REJECT_CT_SIZE];
+	uint8_t ext[REJECT_EXT_SIZE];
 	uint8_t data[REJECT_REC_DATA];
+};
+
+/*
+ * The conntrack of nfbpfd's own replies. The kernel's nf_send_reset(),
+ * icmp_send() and icmp6_send() nf_ct_attach() the rejected packet's
+ * conntrack to the reply (IP_CT_RELATED_REPLY if that packet went in the
+ * original direction, else IP_CT_RELATED), so nf_conntrack_in() leaves the
+ * reply alone and OUTPUT/POSTROUTING rules see the original's entry, in
+ * state related. nfbpfd's replies leave through raw sockets instead and
+ * get a conntrack of their own. So, while nfbpfd sends a reply whose
+ * rejected packet had a conntrack, it fills the one value of
+ * env->reject_ct_fd with a copy of that nf_conn (taken by the program
+ * that rejected it, while its skb still held it) and sets @active; the
+ * walker's prologue, for a packet whose skb->sk has the cookie of one of
+ * nfbpfd's reply sockets, then takes pkt.nfct = &@conn | @ctinfo, so the
+ * ct keys (probe reads) read the copy. sendmsg() runs the OUTPUT and
+ * POSTROUTING hooks before it returns; nfbpfd clears @active after it.
+ * A reply to the host itself is matched again by its bytes on lo (@lo_pf).
+ */
+/**
+ * struct codegen_reject_ct - the conntrack of the reply being sent
+ * @cookie: SO_COOKIE of nfbpfd's four reply sockets in the namespace
+ * @nfct: written by the walker: the kernel address of @conn (a pointer
+ *	  stored into the map value reads back as a number)
+ * @active: nfbpfd is sending a reply that carries @conn
+ * @ctinfo: IP_CT_RELATED or IP_CT_RELATED_REPLY
+ * @has_ext: @ext holds the extension area: the walker points the copy's
+ *	     ext member at it (else the copy's ext is 0)
+ * @lo_pf: NFPROTO_IPV4/IPV6 of the last reply sent with @conn (0: the
+ *	   last reply carried none); a reply to the host itself comes back
+ *	   in over lo, no longer with its socket: prerouting and input know
+ *	   it by iif lo (only this host sends there), @lo_pf, its
+ *	   destination @lo_dst (4 or 16 bytes) and its first 16 transport
+ *	   bytes @lo_l4 but the third and fourth (an ICMPv6 socket sums
+ *	   with the source routing chose): ports, sequence numbers and
+ *	   flags; ICMP type, code and the quote's first 8 bytes
+ * @conn: the nf_conn copy
+ * @ext: the nf_ct_ext copy
+ */
+struct codegen_reject_ct {
+	uint64_t cookie[4];
+	uint64_t nfct;
+	uint32_t active;
+	uint8_t ctinfo;
+	uint8_t has_ext;
+	uint8_t lo_pf;
+	uint8_t pad;
+	uint8_t lo_dst[16];
+	uint8_t lo_l4[16];
+	uint8_t conn[REJECT_CT_SIZE];
+	uint8_t ext[REJECT_EXT_SIZE];
 };
 
 /*

@@ -1023,6 +1023,137 @@ static void emit_leave(struct codegen_prog *p, const struct codegen_env *env)
 	codegen_emit(p, INSN_EXIT());
 }
 
+#define RCT(f)	((int16_t)offsetof(struct codegen_reject_ct, f))
+
+static void emit_reject_ct_take(struct codegen_prog *p,
+				const struct codegen_env *env);
+
+/*
+ * nfbpfd's own reply (skb->sk has the cookie of one of its reply sockets)
+ * while it sends one with a conntrack: pkt.nfct = the copy of the
+ * rejected packet's nf_conn | IP_CT_RELATED(_REPLY), as nf_ct_attach()
+ * gives the kernel's (struct codegen_reject_ct). r7 = skb; r0-r5 and
+ * st->scratch clobbered.
+ */
+static void emit_reject_ct(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_skip = codegen_label_new(p), l_hit = codegen_label_new(p);
+	int i;
+
+	/* r1 = skb->sk; if !r1 goto skip; scratch = sk->skc_cookie */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, env->off.skb_sk));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_skip);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R1, env->off.sk_cookie));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, ST_OFF(scratch)));
+	/* r0 = lookup(reject_ct, &0); if !r0 || !r0->active goto skip */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(scratch) + 8, 0));
+	codegen_emit_ld_map(p, R1, env->reject_ct_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(scratch) + 8));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_skip);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, RCT(active)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_skip);
+	/* if the cookie is one of r0->cookie[] goto hit */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, ST_OFF(scratch)));
+	for (i = 0; i < 4; i++) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R0, RCT(cookie) + 8 * i));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R1, R2, 0), l_hit);
+	}
+	codegen_emit_jmp(p, INSN_JA(0), l_skip);
+	codegen_label_bind(p, l_hit);
+	emit_reject_ct_take(p, env);
+	codegen_label_bind(p, l_skip);
+}
+
+/*
+ * r0 = the struct codegen_reject_ct of a packet found to be nfbpfd's
+ * reply: pkt.nfct = &r0->conn | r0->ctinfo (r1, r2 clobbered)
+ */
+static void emit_reject_ct_take(struct codegen_prog *p,
+				const struct codegen_env *env)
+{
+	uint32_t l_noext = codegen_label_new(p);
+
+	/* r0->conn.ext = r0->has_ext ? &r0->ext : 0 */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R0, RCT(conn) + env->off.ct_ext, 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, RCT(has_ext)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_noext);
+	codegen_emit(p, INSN_MOV64_REG(R2, R0));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, RCT(ext)));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R0, R2, RCT(conn) + env->off.ct_ext));
+	codegen_label_bind(p, l_noext);
+	/* r0->nfct = &r0->conn; pkt.nfct = r0->nfct | r0->ctinfo */
+	codegen_emit(p, INSN_MOV64_REG(R2, R0));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, RCT(conn)));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R0, R2, RCT(nfct)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R0, RCT(nfct)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, RCT(ctinfo)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_OR, R2, R1));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R2, PKT_OFF(nfct)));
+}
+
+#define LOOPBACK_IFINDEX_	1
+
+/*
+ * nfbpfd's reply to the host itself, back in over lo (prerouting, input):
+ * iif lo, r0->lo_pf, the destination and the transport bytes as nfbpfd
+ * last sent them (struct codegen_reject_ct, from the packet byte cache).
+ * After emit_cache(); r0-r5 clobbered.
+ */
+static void emit_reject_ct_lo(struct codegen_prog *p,
+			      const struct codegen_env *env)
+{
+	uint32_t l_skip = codegen_label_new(p), l_v6 = codegen_label_new(p);
+	uint32_t l_l4 = codegen_label_new(p);
+	int i;
+
+	/* if pkt.iif != lo || pkt.thc_len < 16 goto skip */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(iif)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, LOOPBACK_IFINDEX_, 0), l_skip);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(thc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 16, 0), l_skip);
+	/* r0 = lookup(reject_ct, &0); if !r0 goto skip */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(scratch) + 8, 0));
+	codegen_emit_ld_map(p, R1, env->reject_ct_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(scratch) + 8));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_skip);
+	/* if r0->lo_pf != pkt.nfproto goto skip */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, RCT(lo_pf)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_skip);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 10, 0), l_v6);
+	/* IPv4: daddr at 16 */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R3, 20, 0), l_skip);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_NHC_OFF + 16));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R0, RCT(lo_dst)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_skip);
+	codegen_emit_jmp(p, INSN_JA(0), l_l4);
+	/* IPv6: daddr at 24 */
+	codegen_label_bind(p, l_v6);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R3, 40, 0), l_skip);
+	for (i = 0; i < 4; i++) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_NHC_OFF + 24 + 4 * i));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R0, RCT(lo_dst) + 4 * i));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_skip);
+	}
+	/* transport bytes 0-1 and 4-15 */
+	codegen_label_bind(p, l_l4);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, ST_THC_OFF));
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R0, RCT(lo_l4)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_skip);
+	for (i = 1; i < 4; i++) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_THC_OFF + 4 * i));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R0, RCT(lo_l4) + 4 * i));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_skip);
+	}
+	emit_reject_ct_take(p, env);
+	codegen_label_bind(p, l_skip);
+}
+
 /* main function: state, generation, packet info, bpf_loop, verdict */
 static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		      uint32_t l_cb)
@@ -1089,6 +1220,9 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(protocol)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, env->off.skb_nfct));
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, PKT_OFF(nfct)));
+	if (!tc && env->reject_ct_fd >= 0 && env->off.skb_sk >= 0 &&
+	    env->off.sk_cookie >= 0 && env->off.ct_size > 0)
+		emit_reject_ct(p, env);
 	/* addresses for the probe-read keys: skb, the netns (netfilter:
 	 * state->net; tc: dev_net(skb->dev)) */
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R7, PKT_OFF(skb_addr)));
@@ -1212,6 +1346,8 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 
 	/* 5. packet byte cache (the prologue's slices are done with pktc) */
 	emit_cache(p, env);
+	if (!tc && env->reject_ct_fd >= 0 && env->off.ct_size > 0)
+		emit_reject_ct_lo(p, env);
 	if (tc)
 		emit_pkttype_tc(p);
 	if (env->ctx == CODEGEN_CTX_TC_INGRESS)

@@ -192,6 +192,8 @@ static int probe_env(struct codegen_env *env)
 		O("rt6_info", "rt6i_flags", rt6_flags),
 		O("rt6_info", "rt6i_gateway", rt6_gateway),
 		O("rt6_info", "rt6i_dst.addr", rt6_dst),
+		O("nf_ct_ext", "len", ext_len),
+		O("sock", "__sk_common.skc_cookie", sk_cookie),
 #undef O
 	};
 	int16_t hash, tuple, counter, genid;
@@ -206,6 +208,44 @@ static int probe_env(struct codegen_env *env)
 			*o = -1;
 	}
 	env->off.sec_path_bit = enum_val("skb_ext_id", "SKB_EXT_SEC_PATH");
+	/* IPCB(skb)->opt for a reject record, if struct ip_options is laid
+	 * out as codegen_reject_rec.ipopt says */
+	env->off.ipcb_opt = -1;
+	{
+		static const struct {
+			const char *m;
+			uint32_t bit;
+		} lay[] = {
+			{ "optlen", 64 }, { "srr", 72 }, { "rr", 80 },
+			{ "ts", 88 }, { "is_strictroute", 96 },
+			{ "rr_needaddr", 99 }, { "ts_needtime", 100 },
+			{ "ts_needaddr", 101 }, { "cipso", 112 },
+		};
+		int id = btf__find_by_name_kind(vmlinux, "ip_options",
+						BTF_KIND_STRUCT);
+		int16_t cb, opt;
+		uint32_t bits, bitsize;
+		bool ok = id >= 0 && !member_off("sk_buff", "cb", &cb) &&
+			  !member_off("inet_skb_parm", "opt", &opt);
+
+		for (i = 0; ok && i < sizeof(lay) / sizeof(lay[0]); i++)
+			ok = !member_bits(btf__type_by_id(vmlinux, id), lay[i].m,
+					  &bits, &bitsize, NULL) &&
+			     bits == lay[i].bit;
+		if (ok)
+			env->off.ipcb_opt = (int16_t)(cb + opt + 8);
+	}
+	/* a reject record's copy of the nf_conn: all of it, or none */
+	env->off.ct_size = 0;
+	{
+		int id = btf__find_by_name_kind(vmlinux, "nf_conn",
+						BTF_KIND_STRUCT);
+		long sz = id < 0 ? -1 : btf__resolve_size(vmlinux, id);
+
+		if (sz > 0 && sz <= REJECT_CT_SIZE && env->off.ct_ext >= 0 &&
+		    env->off.ct_ext + 8 <= sz)
+			env->off.ct_size = (int16_t)sz;
+	}
 	env->off.ext_acct = enum_val("nf_ct_ext_id", "NF_CT_EXT_ACCT");
 	env->off.ext_labels = enum_val("nf_ct_ext_id", "NF_CT_EXT_LABELS");
 	env->off.ext_helper = enum_val("nf_ct_ext_id", "NF_CT_EXT_HELPER");

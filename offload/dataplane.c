@@ -1153,7 +1153,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		err->msg = "cannot create the nfbpf log ring buffer";
 		goto out_free;
 	}
-	dp->reject = dp_reject_new(dp->log, net->ns_fd, &dp->env.reject_fd);
+	dp->reject = dp_reject_new(dp->log, net->ns_fd, &dp->env.reject_fd,
+				   &dp->env.reject_ct_fd);
 	if (!dp->reject) {
 		ret = -ENOMEM;
 		err->msg = "cannot create the nfbpf reject ring buffer";

@@ -266,7 +266,9 @@ int dp_log_add_ring(struct dp_log *lg, int map_fd,
 /*
  * reject.c - reject records (reject expression, xt REJECT): see the
  * design note there. dp_reject_new() makes the ring buffer of a namespace
- * (its fd into *@map_fd, owned by the dp_reject) drained with @lg's;
+ * (its fd into *@map_fd, owned by the dp_reject) drained with @lg's, and
+ * the map of the conntrack its replies carry (struct codegen_reject_ct,
+ * fd into *@ct_fd, owned likewise);
  * each record is answered in the namespace of @ns_fd (dup'ed).
  */
 /*
@@ -324,7 +326,8 @@ void dp_hl_gc(struct dp_hl *hl);
 
 struct dp_reject;
 struct codegen_reject_rec;
-struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd);
+struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd,
+			       int *ct_fd);
 void dp_reject_free(struct dp_reject *rj);
 /* dp_reject_stats - replies sent and replies lost to socket errors */
 void dp_reject_stats(const struct dp_reject *rj, uint64_t *sent,
@@ -344,6 +347,9 @@ int offload_reject_stats(struct net *net, uint64_t *sent, uint64_t *lost);
  * @src: source address (4 or 16 bytes)
  * @dst: destination address
  * @len: bytes of @msg
+ * @optlen: bytes of @opts (0: none)
+ * @opts: IPv4 options of the reply in the form a socket gives them
+ *	  (IP_RETOPTS: see offload_reject_ipopt_echo())
  * @msg: the transport header (with its checksum) and the ICMP quote
  */
 struct reject_reply {
@@ -355,8 +361,24 @@ struct reject_reply {
 	uint8_t src[16];
 	uint8_t dst[16];
 	uint16_t len;
+	uint8_t optlen;
+	uint8_t opts[40];
 	uint8_t msg[8 + REJECT_REC_DATA];
 };
+
+/**
+ * offload_reject_ipopt_echo - __ip_options_echo() of the IPv4 header @iph
+ * (@hlen bytes) whose compiled options are @sopt (codegen_reject_rec
+ * ipopt): the options icmp_send() puts in its error, in the form
+ * IP_OPTIONS/IP_RETOPTS take them into @opts (ip_options_compile()
+ * without an skb turns that form into the echo: a source route's first
+ * hop in front, RR and TS pointers before the slots ip_options_build()
+ * fills). Return: the length of @opts (0: none; a multiple of 4, at most
+ * 40), or -EINVAL when the kernel's echo fails (icmp_send() then sends
+ * nothing).
+ */
+int offload_reject_ipopt_echo(const uint8_t *iph, uint32_t hlen,
+			      const uint8_t *sopt, uint8_t *opts);
 
 /**
  * offload_reject_build - the reply the kernel would send for @rec

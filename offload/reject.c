@@ -33,8 +33,26 @@
  *   whole packet (up to REJECT_REC_DATA bytes); a longer one counts as
  *   good;
  * - the reply is not attached to the rejected packet's conntrack entry
- *   (nf_ct_attach()): an ICMP error is still RELATED by its quote, a RST is
- *   a new packet to conntrack;
+ *   (nf_ct_attach()), so the kernel's conntrack tracks it as a packet of
+ *   its own: a RST of a first packet is INVALID to it (no entry made), an
+ *   ICMP error about one too (its entry was never confirmed), and a RST or
+ *   ICMP error about a packet of a confirmed entry is looked up in that
+ *   entry (the RST counts in its counters and moves its TCP state as a
+ *   received RST would, where the kernel's nf_ct_set_closing() just sets
+ *   CLOSE). nfbpf's own walker does not see that: while nfbpfd sends a
+ *   reply, the walker shows it the copy of the rejected packet's nf_conn
+ *   that the program put in the record, with ctinfo IP_CT_RELATED(_REPLY),
+ *   as the kernel's OUTPUT and POSTROUTING rules see theirs (struct
+ *   codegen_reject_ct); a reply to ourselves, back in over loopback
+ *   without its socket, is known in PREROUTING and INPUT by its bytes
+ *   (the last reply sent; one whose softirq runs after the next reply
+ *   was sent shows the kernel conntrack's view). What the kernel's
+ *   conntrack itself does with the reply stays different: measured on a
+ *   confirmed TCP entry, the kernel's RST leaves it CLOSE (nf_ct_set_
+ *   closing()) with its counters as they were, nfbpfd's RST also moves it
+ *   to CLOSE (in window) but counts in its reply direction (packets +1,
+ *   bytes +40 with nf_conntrack_acct); first packets leave no entry either
+ *   way;
  * - the ICMP rate limits follow the kernel's per-peer token bucket for
  *   the types in the namespace's icmp_ratemask / icmp/ratemask (6 at
  *   once, then one per icmp_ratelimit / icmp/ratelimit ms, not scaled by
@@ -42,7 +60,16 @@
  *   host-wide icmp_msgs_per_sec bucket is not shared with the kernel's;
  *   replies to the host itself (OUTPUT) are not limited, as loopback is
  *   not;
- * - IPv4 options are not echoed into ICMP errors; fwmark_reflect and
+ * - IPv4 options are echoed into ICMP errors as __ip_options_echo() makes
+ *   them from IPCB(skb)->opt (the options compiled on receipt, which the
+ *   record carries), given to the socket with IP_RETOPTS, whose
+ *   ip_options_compile() and ip_options_build() then fill the RR and TS
+ *   slots and route by a source route's first hop as icmp_send() does; a
+ *   timestamp option whose prespecified address does not fit keeps a
+ *   pointer past its end (the socket form refuses it, the echo copies
+ *   it), and one whose overflow count the receipt made 15 says 14 (the
+ *   socket form refuses 15): the same length, one byte apart;
+ *   fwmark_reflect and
  *   icmp_errors_use_inbound_ifaddr are not applied (the reply has mark 0,
  *   a forwarded packet's error the routing's source address);
  * - "is the destination local/broadcast" is decided from the addresses,
@@ -61,6 +88,7 @@
 #include <netinet/in.h>
 #include <linux/filter.h>
 #include <linux/rtnetlink.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 
 #include <libmnl/libmnl.h>
@@ -72,7 +100,7 @@
 #include "offload/offload.h"
 #include "expr/reject.h"
 
-#define REJECT_RING_SIZE	(256 * 1024)	/* ~200 records per namespace */
+#define REJECT_RING_SIZE	(256 * 1024)	/* ~140 records per namespace */
 
 #define NFPROTO_IPV4_	2
 #define NFPROTO_IPV6_	10
@@ -80,6 +108,13 @@
 #define PACKET_HOST_		0
 #define ICMP_DEST_UNREACH_	3
 #define ICMPV6_DEST_UNREACH_	1
+
+#define IP_CT_RELATED_		1
+#define IP_CT_IS_REPLY_		3
+#define IP_CT_RELATED_REPLY_	4
+#ifndef SO_COOKIE
+#define SO_COOKIE		57
+#endif
 
 #define XRLIM_BURST		6	/* XRLIM_BURST_FACTOR */
 #define XRLIM_TIMEOUT_MS	1000	/* icmp_ratelimit, icmpv6 ratelimit */
@@ -113,6 +148,9 @@ struct reject_peer {
  * @peers: ICMP rate limits
  * @sent: replies sent
  * @lost: replies that could not be sent (socket errors)
+ * @ct_fd: ARRAY (mmapable), the struct codegen_reject_ct the walker reads
+ * @ct: its value, mapped
+ * @cookies: @ct->cookie holds the four sockets' cookies
  */
 struct dp_reject {
 	int map_fd;
@@ -123,6 +161,9 @@ struct dp_reject {
 	int sysctl[4];
 	struct reject_peer peers[PEERS];
 	uint64_t sent, lost;
+	int ct_fd;
+	struct codegen_reject_ct *ct;
+	bool cookies;
 };
 
 enum { SK_TCP4, SK_ICMP4, SK_TCP6, SK_ICMP6 };
@@ -378,12 +419,139 @@ static bool icmp4_error(uint8_t t)
 	return t > 18 || t == 3 || t == 4 || t == 5 || t == 11 || t == 12;
 }
 
+#define IPOPT_END_	0
+#define IPOPT_TS_PRESPEC_	3
+#define SOPT_OPTLEN	0	/* struct codegen_reject_rec ipopt[] */
+#define SOPT_SRR	1
+#define SOPT_RR		2
+#define SOPT_TS		3
+#define SOPT_FLAGS	4
+#define SOPT_CIPSO	6
+#define SOPT_STRICT	0x01
+#define SOPT_RR_ADDR	0x08
+#define SOPT_TS_TIME	0x10
+#define SOPT_TS_ADDR	0x20
+
+/*
+ * offload_reject_ipopt_echo: see offload.h. The echo (dopt) as the kernel
+ * builds it, written in the socket form: a source route option [type,
+ * len, 4, faddr, reversed route...] (the kernel's [type, len, 4, reversed
+ * route..., daddr] with faddr, its first hop, in dopt->faddr), an RR or TS
+ * pointer as it was before ip_options_compile() moves it past the slots
+ * ip_options_build() fills.
+ */
+int offload_reject_ipopt_echo(const uint8_t *iph, uint32_t hlen,
+			      const uint8_t *sopt, uint8_t *opts)
+{
+	uint32_t n = 0, optlen;
+	int soffset, doffset;
+
+	if (!sopt[SOPT_OPTLEN])
+		return 0;
+	/* an option must lie inside the header we have */
+#define FITS(off) ((off) + 2u <= hlen && (off) + iph[(off) + 1] <= hlen)
+	if (sopt[SOPT_RR]) {
+		uint32_t o = sopt[SOPT_RR];
+
+		if (!FITS(o))
+			return -EINVAL;
+		optlen = iph[o + 1];
+		soffset = iph[o + 2];
+		/* dptr[2] = soffset + 4 and rr_needaddr if there is room:
+		 * the socket form keeps soffset, compile adds the 4 */
+		if ((sopt[SOPT_FLAGS] & SOPT_RR_ADDR) && soffset <= (int)optlen &&
+		    soffset + 3 > (int)optlen)
+			return -EINVAL;
+		memcpy(opts + n, iph + o, optlen);
+		n += optlen;
+	}
+	if (sopt[SOPT_TS]) {
+		uint32_t o = sopt[SOPT_TS];
+
+		if (!FITS(o))
+			return -EINVAL;
+		optlen = iph[o + 1];
+		soffset = iph[o + 2];
+		memcpy(opts + n, iph + o, optlen);
+		if (soffset <= (int)optlen) {
+			int s = soffset;
+
+			if (sopt[SOPT_FLAGS] & SOPT_TS_ADDR) {
+				if (s + 3 > (int)optlen)
+					return -EINVAL;
+				s += 4;
+			}
+			if ((sopt[SOPT_FLAGS] & SOPT_TS_TIME) &&
+			    s + 3 > (int)optlen)
+				return -EINVAL;
+			/* the socket form keeps the pointer: compile takes
+			 * the same slots (a prespecified address's time only
+			 * if it is not RTN_UNICAST, as the echo), but refuses
+			 * a prespecified pair that does not fit, which the
+			 * echo just copies: point past the end then */
+			if ((iph[o + 3] & 0xf) == IPOPT_TS_PRESPEC_ &&
+			    soffset + 7 > (int)optlen)
+				opts[n + 2] = (uint8_t)(optlen + 1);
+		} else if ((iph[o + 3] & 0xf) != IPOPT_TS_PRESPEC_ &&
+			   (iph[o + 3] >> 4) == 15) {
+			/* an overflow count of 15 (the receipt's increment)
+			 * is refused by the socket form: 14 goes out */
+			opts[n + 3] = (uint8_t)((iph[o + 3] & 0xf) | 0xe0);
+		}
+		n += optlen;
+	}
+	if (sopt[SOPT_SRR]) {
+		const uint8_t *st = iph + sopt[SOPT_SRR];
+		uint8_t faddr[4];
+
+		if (!FITS(sopt[SOPT_SRR]))
+			return -EINVAL;
+		optlen = st[1];
+		soffset = st[2];
+		doffset = 0;
+		if (soffset > (int)optlen)
+			soffset = (int)optlen + 1;
+		soffset -= 4;
+		if (soffset > 3) {
+			memcpy(faddr, st + soffset - 1, 4);
+			/* dopt: the hops back at [doffset - 1]; the socket
+			 * form has faddr at [3] and so each hop 4 later */
+			for (soffset -= 4, doffset = 4; soffset > 3;
+			     soffset -= 4, doffset += 4)
+				memcpy(opts + n + doffset + 3, st + soffset - 1, 4);
+			/* RFC 1812: a route back through the source itself */
+			if (!memcmp(iph + 12, st + soffset + 3, 4))
+				doffset -= 4;
+		}
+		if (doffset > 3) {
+			opts[n] = st[0];
+			opts[n + 1] = (uint8_t)(doffset + 3);
+			opts[n + 2] = 4;
+			memcpy(opts + n + 3, faddr, 4);
+			n += (uint32_t)doffset + 3;
+		}
+	}
+	if (sopt[SOPT_CIPSO]) {
+		uint32_t o = sopt[SOPT_CIPSO];
+
+		if (!FITS(o))
+			return -EINVAL;
+		memcpy(opts + n, iph + o, iph[o + 1]);
+		n += iph[o + 1];
+	}
+#undef FITS
+	while (n & 3)
+		opts[n++] = IPOPT_END_;
+	return n > 40 ? -EINVAL : (int)n;
+}
+
 static int build4(const struct codegen_reject_rec *rec, uint8_t type,
 		  uint8_t code, struct reject_reply *r)
 {
 	const uint8_t *ih = rec->data;
 	uint32_t ihl;
 	bool first;
+	int n;
 
 	if (rec->caplen < 20 || (ih[0] >> 4) != 4)
 		return 0;
@@ -419,11 +587,17 @@ static int build4(const struct codegen_reject_rec *rec, uint8_t type,
 		return 0;
 	if (ih[9] == 1 && (rec->caplen < ihl + 1 || icmp4_error(rec->data[ihl])))
 		return 0;
+	/* __ip_options_echo() of the options compiled on receipt: failing,
+	 * icmp_send() sends nothing */
+	n = offload_reject_ipopt_echo(ih, ihl, rec->ipopt, r->opts);
+	if (n < 0)
+		return 0;
+	r->optlen = (uint8_t)n;
 	r->proto = 1;
 	r->tos = (ih[1] & 0x1e) | 0xc0;	/* IPTOS_PREC_INTERNETCONTROL */
 	r->src_fixed = false;
-	/* 576 - iphdr - icmphdr bytes of the datagram at most */
-	icmp_err(r, ICMP_DEST_UNREACH_, code, rec, 576 - 20 - 8);
+	/* 576 - iphdr - options - icmphdr bytes of the datagram at most */
+	icmp_err(r, ICMP_DEST_UNREACH_, code, rec, 576 - 20 - (uint32_t)n - 8);
 	put16(r->msg + 2, csum_fold(csum_add(0, r->msg, r->len)));
 	return 1;
 }
@@ -689,6 +863,17 @@ static int sockets(struct dp_reject *rj)
 	memcpy(rj->fd, oc.fd, sizeof(rj->fd));
 	memcpy(rj->sysctl, oc.sysctl, sizeof(rj->sysctl));
 	rj->rtnl = oc.rtnl;
+	/* the walker knows our replies by their socket's cookie */
+	rj->cookies = true;
+	for (i = 0; i < 4; i++) {
+		uint64_t cookie = 0;
+		socklen_t len = sizeof(cookie);
+
+		if (getsockopt(rj->fd[i], SOL_SOCKET, SO_COOKIE, &cookie, &len) ||
+		    !cookie)
+			rj->cookies = false;
+		rj->ct->cookie[i] = cookie;
+	}
 	return 0;
 }
 
@@ -716,7 +901,7 @@ static int send_reply(struct dp_reject *rj, const struct reject_reply *r)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct in6_pktinfo)) +
-			 CMSG_SPACE(sizeof(int))];
+			 CMSG_SPACE(sizeof(int)) + CMSG_SPACE(40)];
 		struct cmsghdr align;
 	} cb;
 	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
@@ -761,6 +946,10 @@ static int send_reply(struct dp_reject *rj, const struct reject_reply *r)
 			clen += put_cmsg(cb.buf + clen, SOL_IP, IP_TOS, &tos,
 					 sizeof(tos));
 		}
+		/* the echoed options (icmp_send(): ip_options_echo()) */
+		if (!v6 && r->optlen)
+			clen += put_cmsg(cb.buf + clen, SOL_IP, IP_RETOPTS,
+					 r->opts, r->optlen);
 		m.msg_control = clen ? cb.buf : NULL;
 		m.msg_controllen = clen;
 		if (sendmsg(fd, &m, MSG_DONTWAIT) >= 0)
@@ -839,20 +1028,51 @@ static int on_record(void *ctx, void *data, size_t size)
 	/* icmpv4/v6_xrlim_allow(): replies to ourselves are not limited */
 	if (r.proto != 6 && rec->hook != HOOK_LOCAL_OUT && !xrlim_allow(rj, &r))
 		return 0;
+	/* nf_ct_attach(): the walker shows the reply with the rejected
+	 * packet's conntrack while we send it (struct codegen_reject_ct) */
+	if ((rec->ct_flags & REJECT_CT_COPIED) && rj->cookies) {
+		memcpy(rj->ct->conn, rec->ct, sizeof(rj->ct->conn));
+		rj->ct->has_ext = !!(rec->ct_flags & REJECT_CT_EXT);
+		memcpy(rj->ct->ext, rec->ext, sizeof(rj->ct->ext));
+		/* CTINFO2DIR(): the reply goes the other way */
+		rj->ct->ctinfo = rec->ctinfo >= IP_CT_IS_REPLY_ ?
+				 IP_CT_RELATED_ : IP_CT_RELATED_REPLY_;
+		memset(rj->ct->lo_dst, 0, sizeof(rj->ct->lo_dst));
+		memcpy(rj->ct->lo_dst, r.dst, r.pf == NFPROTO_IPV6_ ? 16 : 4);
+		memcpy(rj->ct->lo_l4, r.msg, sizeof(rj->ct->lo_l4));
+		rj->ct->lo_pf = r.pf;
+		__atomic_store_n(&rj->ct->active, 1, __ATOMIC_RELEASE);
+	} else {
+		rj->ct->lo_pf = 0;
+	}
 	if (send_reply(rj, &r))
 		rj->lost++;
 	else
 		rj->sent++;
+	__atomic_store_n(&rj->ct->active, 0, __ATOMIC_RELEASE);
 	return 0;
 }
 
-struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd)
+struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd,
+			       int *ct_fd)
 {
+	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 	struct dp_reject *rj = calloc(1, sizeof(*rj));
+	void *mem;
 	int i;
 
 	if (!rj)
 		return NULL;
+	rj->ct_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_reject_ct", 4,
+				   sizeof(struct codegen_reject_ct), 1,
+				   &mmapable);
+	if (rj->ct_fd < 0)
+		goto out_rj;
+	mem = mmap(NULL, sizeof(struct codegen_reject_ct),
+		   PROT_READ | PROT_WRITE, MAP_SHARED, rj->ct_fd, 0);
+	if (mem == MAP_FAILED)
+		goto out_ct_fd;
+	rj->ct = mem;
 	for (i = 0; i < 4; i++)
 		rj->fd[i] = rj->sysctl[i] = -1;
 	rj->rtnl = -1;
@@ -866,6 +1086,7 @@ struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd)
 	if (dp_log_add_ring(lg, rj->map_fd, on_record, rj))
 		goto out_map;
 	*map_fd = rj->map_fd;
+	*ct_fd = rj->ct_fd;
 	return rj;
 
 out_map:
@@ -874,6 +1095,10 @@ out_ns:
 	if (rj->ns_fd >= 0)
 		close(rj->ns_fd);
 out_free:
+	munmap(rj->ct, sizeof(*rj->ct));
+out_ct_fd:
+	close(rj->ct_fd);
+out_rj:
 	free(rj);
 	return NULL;
 }
@@ -895,6 +1120,8 @@ void dp_reject_free(struct dp_reject *rj)
 	close(rj->map_fd);
 	if (rj->ns_fd >= 0)
 		close(rj->ns_fd);
+	munmap(rj->ct, sizeof(*rj->ct));
+	close(rj->ct_fd);
 	free(rj);
 }
 

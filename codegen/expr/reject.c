@@ -66,6 +66,58 @@ static void copy_field(struct codegen_prog *p, int size, int src, int16_t off,
 	codegen_emit(p, INSN_STX_MEM(size, R9, R1, dst));
 }
 
+/*
+ * rec->ctinfo = pkt.nfct & NFCT_INFOMASK; if the packet has an nf_conn:
+ * rec->ct = a copy of it (probe read, taken while the packet's skb holds
+ * its reference: an unconfirmed entry dies with the dropped packet),
+ * rec->ext = its extension area. r9 = rec; r1-r5 clobbered.
+ */
+static void emit_ct_copy(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_done;
+
+	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, REC(ctinfo), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R6, PKT_OFF(nfct)));
+	codegen_emit(p, INSN_MOV64_REG(R1, R3));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 7));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R9, R1, REC(ctinfo)));
+	if (env->off.ct_size <= 0)
+		return;
+	l_done = codegen_label_new(p);
+	/* r3 = the nf_conn; if !r3 goto done */
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, ~7));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_done);
+	/* if probe_read_kernel(rec->ct, ct_size, r3) goto done */
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(ct)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, env->off.ct_size));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_done);
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(ct_flags), REJECT_CT_COPIED));
+	if (env->off.ext_len < 0 || env->off.ext_len >= REJECT_EXT_SIZE)
+		goto out;
+	/* r3 = rec->ct.ext; if !r3 goto done */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R9, REC(ct) + env->off.ct_ext));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_done);
+	/* the header up to len, then len bytes (len is a u8) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(ext)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, env->off.ext_len + 1));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_done);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R9, REC(ext) + env->off.ext_len));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 0xff));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R9, REC(ct) + env->off.ct_ext));
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(ext)));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_done);
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(ct_flags),
+				    REJECT_CT_COPIED | REJECT_CT_EXT));
+out:
+	codegen_label_bind(p, l_done);
+}
+
 void codegen_emit_reject_record(struct codegen_prog *p,
 				const struct codegen_expr_ctx *ec)
 {
@@ -138,7 +190,18 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, REJECT_CSUM_KNOWN));
 		codegen_emit(p, INSN_STX_MEM(BPF_B, R9, R1, REC(csum)));
 	}
-	/* 4. packet bytes, 5. bpf_ringbuf_submit(rec, 0) */
+	/* rec->ipopt = IPCB(skb)->opt from optlen on (8 bytes; IPv6: unused) */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, REC(ipopt), 0));
+	if (env->off.ipcb_opt >= 0) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, env->off.ipcb_opt));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, REC(ipopt)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, env->off.ipcb_opt + 4));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, REC(ipopt) + 4));
+	}
+	/* 4. the conntrack nf_ct_attach() would hand the reply */
+	emit_ct_copy(p, env);
+	/* 5. packet bytes, 6. bpf_ringbuf_submit(rec, 0) */
 	codegen_emit_rec_submit(p, env, REC(caplen), REC(data), REJECT_REC_DATA);
 	codegen_label_bind(p, l_out);
 }

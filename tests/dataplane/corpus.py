@@ -255,6 +255,26 @@ def build_corpus():
         v4('10.1.0.2', '10.1.0.1', 6, tcp(5555, 22, 'S'), id_=nid(), opts=b'\x01\x01\x01\x00'), 'fw')
     add('in', 4, 'udp with ip options (ihl 7) 10.1.0.2:5556->10.1.0.1:53',
         v4('10.1.0.2', '10.1.0.1', 17, udp(5556, 53, pad(9)), id_=nid(), opts=b'\x01' * 7 + b'\x00'), 'fw')
+    # IPv4 options fw records into (RR, TS) on receipt and icmp_send()
+    # echoes (__ip_options_echo()): an RR whose next slot is cut short
+    # makes the echo fail (no ICMP error at all), a TS whose overflow the
+    # receipt makes 15. UDP checksum 0: the receipt's changes to the
+    # options leave the IP header checksum stale, so nf_reject's checksum
+    # check (nf_ip_checksum() sums from the IP header) fails for a packet
+    # whose UDP checksum is set (the first one): no ICMP error for it
+    add('in', 4, 'udp with record route, 2 slots, udp checksum 10.1.0.2:7810->10.1.0.1:53',
+        v4('10.1.0.2', '10.1.0.1', 17, udp(7810, 53, pad(5)), id_=nid(),
+           opts=b'\x07\x0b\x04' + b'\0' * 8 + b'\x00'), 'fw')
+    for n, (what, opts) in enumerate((
+            ('record route, 2 slots', b'\x07\x0b\x04' + b'\0' * 8 + b'\x00'),
+            ('record route cut short (len 9)', b'\x07\x09\x04' + b'\0' * 6 + b'\0\0\0'),
+            ('timestamp only, 2 slots', b'\x44\x0c\x05\x00' + b'\0' * 8),
+            ('timestamp and address, 1 pair', b'\x44\x0c\x05\x01' + b'\0' * 8),
+            ('timestamp full, overflow 14', b'\x44\x08\x09\xe0' + b'\0' * 4),
+            ('timestamp prespecified 10.1.0.1', b'\x44\x0c\x05\x03\x0a\x01\x00\x01' + b'\0' * 4))):
+        add('in', 4, 'udp with %s 10.1.0.2:%d->10.1.0.1:53' % (what, 7811 + n),
+            v4('10.1.0.2', '10.1.0.1', 17, udp(7811 + n, 53, pad(5), length=8 + 5 + 6), id_=nid(),
+               opts=opts, l4csum=False), 'fw')
     add('in', 4, 'udp tos 0xb8 (dscp ef) ecn 1', v4('10.1.0.2', '10.1.0.1', 17, udp(7000, 7001, pad(5)), id_=nid(), tos=0xb9), 'fw')
     add('in', 4, 'truncated tcp (6 bytes of header)', v4('10.1.0.2', '10.1.0.1', 6, raw(b''), id_=nid()), 'fw')
     add('in', 4, 'truncated udp (6 bytes)', v4('10.1.0.2', '10.1.0.1', 17, raw(b''), id_=nid()), 'fw')

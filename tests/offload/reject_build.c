@@ -15,6 +15,7 @@
  * The IP header itself (TTL, ID, DF) is made by the kernel's raw socket
  * path when nfbpfd sends, and is compared by the dataplane suite.
  */
+#include <errno.h>
 #include <string.h>
 #include <criterion/criterion.h>
 
@@ -272,4 +273,190 @@ Test(reject_build, bad_checksums_only_when_the_kernel_checks)
 	cr_assert_eq(offload_reject_build(&rec, &r), 0);
 	rec.data[26] = rec.data[27] = 0;	/* UDP checksum 0: none */
 	cr_assert_eq(offload_reject_build(&rec, &r), 1);
+}
+
+/* ---- offload_reject_ipopt_echo(): __ip_options_echo() in socket form ---- */
+
+#define SO_RR_ADDR	0x08	/* codegen_reject_rec ipopt[4] bits */
+#define SO_TS_TIME	0x10
+#define SO_TS_ADDR	0x20
+
+/* an IPv4 header from 10.1.0.2 to 10.1.0.1 with @opts (@n bytes, n % 4 == 0) */
+static uint8_t hdr[60];
+
+static uint32_t mkhdr(const uint8_t *opts, uint32_t n)
+{
+	static const uint8_t base[20] = {
+		0x45, 0, 0, 0, 0, 0, 0, 0, 64, 17, 0, 0,
+		10, 1, 0, 2, 10, 1, 0, 1,
+	};
+
+	memcpy(hdr, base, 20);
+	hdr[0] = (uint8_t)(0x40 | (20 + n) / 4);
+	memcpy(hdr + 20, opts, n);
+	return 20 + n;
+}
+
+Test(ipopt_echo, no_options_nothing)
+{
+	uint8_t sopt[8] = { 0 }, out[40];
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(NULL, 0), sopt, out), 0);
+}
+
+Test(ipopt_echo, record_route_with_room_keeps_the_pointer)
+{
+	/* RR of 2 slots, the first filled on receipt (pointer 4 -> 8) */
+	static const uint8_t o[] = { 7, 11, 8, 10, 1, 0, 1, 0, 0, 0, 0, 0 };
+	uint8_t sopt[8] = { 12, 0, 20, 0, SO_RR_ADDR }, out[40];
+	uint32_t hl = mkhdr(o, sizeof(o));
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, hl, sopt, out), 12);
+	/* compile moves 8 to 12 and ip_options_build() fills slot 2 */
+	cr_assert_arr_eq(out, o, 12);
+}
+
+Test(ipopt_echo, record_route_full_is_copied)
+{
+	static const uint8_t o[] = { 7, 7, 8, 10, 1, 0, 1, 0 };
+	uint8_t sopt[8] = { 8, 0, 20, 0, SO_RR_ADDR }, out[40];
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 8), sopt, out), 8);
+	cr_assert_arr_eq(out, o, 8);
+}
+
+Test(ipopt_echo, record_route_slot_cut_short_fails)
+{
+	/* length 9: the receipt took slot 1 (4 + 3 <= 9), pointer 8 has
+	 * no room for another (8 + 3 > 9): -EINVAL, no ICMP error */
+	static const uint8_t o[] = { 7, 9, 8, 10, 1, 0, 1, 0, 0, 0, 0, 0 };
+	uint8_t sopt[8] = { 12, 0, 20, 0, SO_RR_ADDR }, out[40];
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 12), sopt, out),
+		     -EINVAL);
+}
+
+Test(ipopt_echo, timestamp_only_and_record_route_both_echoed)
+{
+	static const uint8_t o[] = {
+		0x44, 8, 9, 0x00, 0, 0, 0, 1,	/* TS, its one slot filled */
+		7, 3, 4, 0,			/* RR without slots */
+	};
+	uint8_t sopt[8] = { 12, 0, 28, 20, SO_TS_TIME }, out[40];
+
+	/* RR first, then TS, as the echo orders them */
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 12), sopt, out), 12);
+	cr_assert_arr_eq(out, o + 8, 3);
+	cr_assert_arr_eq(out + 3, o, 8);
+	cr_assert_eq(out[11], 0);	/* IPOPT_END padding */
+}
+
+Test(ipopt_echo, timestamp_and_address_needs_two_slots)
+{
+	/* TSANDADDR, 12 bytes: receipt 5 -> 13; echo: 13 > 12, copied */
+	static const uint8_t o[] = { 0x44, 12, 13, 0x01, 10, 1, 0, 1, 0, 0, 0, 9 };
+	uint8_t sopt[8] = { 12, 0, 0, 20, SO_TS_TIME | SO_TS_ADDR }, out[40];
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 12), sopt, out), 12);
+	cr_assert_arr_eq(out, o, 12);
+}
+
+Test(ipopt_echo, timestamp_and_address_without_room_fails)
+{
+	/* TSANDADDR, 16 bytes: receipt 5 -> 13; echo: 13 + 4 + 3 > 16 */
+	static const uint8_t o[] = {
+		0x44, 16, 13, 0x01, 10, 1, 0, 1, 0, 0, 0, 9, 0, 0, 0, 0,
+	};
+	uint8_t sopt[8] = { 16, 0, 0, 20, SO_TS_TIME | SO_TS_ADDR }, out[40];
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 16), sopt, out),
+		     -EINVAL);
+}
+
+Test(ipopt_echo, timestamp_overflow_15_goes_out_as_14)
+{
+	static const uint8_t o[] = { 0x44, 8, 9, 0xf0, 0, 0, 0, 1 };
+	uint8_t sopt[8] = { 8, 0, 0, 20, 0 }, out[40];
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 8), sopt, out), 8);
+	cr_assert_eq(out[3], 0xe0);
+	cr_assert_arr_eq(out + 4, o + 4, 4);
+}
+
+Test(ipopt_echo, prespecified_pair_that_does_not_fit_points_past_the_end)
+{
+	/* PRESPEC 16 bytes, receipt 5 -> 13 (a local address timed): 13 + 3
+	 * <= 16 < 13 + 7; the socket form would refuse pointer 13 */
+	static const uint8_t o[] = {
+		0x44, 16, 13, 0x03, 10, 1, 0, 1, 0, 0, 0, 9, 10, 1, 0, 2,
+	};
+	uint8_t sopt[8] = { 16, 0, 0, 20, SO_TS_TIME }, out[40];
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 16), sopt, out), 16);
+	cr_assert_eq(out[2], 17);
+	cr_assert_arr_eq(out + 3, o + 3, 13);
+}
+
+Test(ipopt_echo, loose_source_route_reversed_first_hop_in_front)
+{
+	/* LSRR via 10.9.0.1, 10.9.0.2, all used (pointer 12 > 11) */
+	static const uint8_t o[] = { 0x83, 11, 12, 10, 9, 0, 1, 10, 9, 0, 2, 0 };
+	uint8_t sopt[8] = { 12, 20, 0, 0, 0 }, out[40];
+	static const uint8_t want[] = {
+		0x83, 11, 4, 10, 9, 0, 2, 10, 9, 0, 1, 0,
+	};
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 12), sopt, out), 12);
+	cr_assert_arr_eq(out, want, 12);
+}
+
+Test(ipopt_echo, source_route_through_the_source_is_cut)
+{
+	/* RFC 1812: the hop before the last is the packet's own source
+	 * (10.1.0.2): the reply route leaves it out */
+	static const uint8_t o[] = { 0x89, 11, 12, 10, 1, 0, 2, 10, 9, 0, 2, 0 };
+	uint8_t sopt[8] = { 12, 20, 0, 0, 0x01 }, out[40];
+	static const uint8_t want[] = { 0x89, 7, 4, 10, 9, 0, 2, 0 };
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 12), sopt, out), 8);
+	cr_assert_arr_eq(out, want, 8);
+}
+
+Test(ipopt_echo, source_route_not_yet_used_is_dropped)
+{
+	/* pointer 4: no hop taken, nothing to reverse (doffset 0) */
+	static const uint8_t o[] = { 0x83, 7, 4, 10, 9, 0, 1, 0 };
+	uint8_t sopt[8] = { 8, 20, 0, 0, 0 }, out[40];
+
+	cr_assert_eq(offload_reject_ipopt_echo(hdr, mkhdr(o, 8), sopt, out), 0);
+}
+
+Test(reject_build, unreach4_echoes_options_and_quotes_less)
+{
+	/* UDP to 10.1.0.1:53 with a 2-slot RR (one filled), 600 bytes */
+	static const uint8_t o[] = { 7, 11, 8, 10, 1, 0, 1, 0, 0, 0, 0, 0 };
+	uint8_t pkt[600] = { 0 };
+	uint32_t hl = mkhdr(o, sizeof(o));
+
+	memcpy(pkt, hdr, hl);
+	pkt[2] = 600 >> 8;
+	pkt[3] = 600 & 0xff;
+	pkt[hl + 2] = 0;
+	pkt[hl + 3] = 53;
+	mk(pkt, sizeof(pkt), 2, REJECT_ICMP_UNREACH, 3);
+	rec.ipopt[0] = 12;
+	rec.ipopt[2] = 20;
+	rec.ipopt[4] = SO_RR_ADDR;
+	cr_assert_eq(offload_reject_build(&rec, &r), 1);
+	cr_assert_eq(r.optlen, 12);
+	cr_assert_arr_eq(r.opts, o, 12);
+	/* 576 - 20 - 12 - 8 bytes of the datagram */
+	cr_assert_eq(r.len, 8 + 536);
+	/* the same packet with no room left in a 9-byte RR: nothing */
+	pkt[21] = 9;
+	mk(pkt, sizeof(pkt), 2, REJECT_ICMP_UNREACH, 3);
+	rec.ipopt[0] = 12;
+	rec.ipopt[2] = 20;
+	rec.ipopt[4] = SO_RR_ADDR;
+	cr_assert_eq(offload_reject_build(&rec, &r), 0);
 }
