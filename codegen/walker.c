@@ -1028,6 +1028,18 @@ static void emit_leave(struct codegen_prog *p, const struct codegen_env *env)
 static void emit_reject_ct_take(struct codegen_prog *p,
 				const struct codegen_env *env);
 
+/* r0 = the reject_ct map's value (key 0 at st->scratch + 8); none: @l_skip */
+static void emit_reject_ct_lookup(struct codegen_prog *p,
+				  const struct codegen_env *env, uint32_t l_skip)
+{
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(scratch) + 8, 0));
+	codegen_emit_ld_map(p, R1, env->reject_ct_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(scratch) + 8));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_skip);
+}
+
 /*
  * nfbpfd's own reply (skb->sk has the cookie of one of its reply sockets)
  * while it sends one with a conntrack: pkt.nfct = the copy of the
@@ -1046,12 +1058,7 @@ static void emit_reject_ct(struct codegen_prog *p, const struct codegen_env *env
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R1, env->off.sk_cookie));
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, ST_OFF(scratch)));
 	/* r0 = lookup(reject_ct, &0); if !r0 || !r0->active goto skip */
-	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(scratch) + 8, 0));
-	codegen_emit_ld_map(p, R1, env->reject_ct_fd);
-	codegen_emit(p, INSN_MOV64_REG(R2, R6));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(scratch) + 8));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_skip);
+	emit_reject_ct_lookup(p, env, l_skip);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, RCT(active)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_skip);
 	/* if the cookie is one of r0->cookie[] goto hit */
@@ -1114,12 +1121,7 @@ static void emit_reject_ct_lo(struct codegen_prog *p,
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(thc_len)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 16, 0), l_skip);
 	/* r0 = lookup(reject_ct, &0); if !r0 goto skip */
-	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(scratch) + 8, 0));
-	codegen_emit_ld_map(p, R1, env->reject_ct_fd);
-	codegen_emit(p, INSN_MOV64_REG(R2, R6));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(scratch) + 8));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_skip);
+	emit_reject_ct_lookup(p, env, l_skip);
 	/* if r0->lo_pf != pkt.nfproto goto skip */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, RCT(lo_pf)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, PKT_OFF(nfproto)));

@@ -85,6 +85,20 @@ static void emit_daddr(struct codegen_prog *p, const struct expr_rt *r,
 	}
 }
 
+/*
+ * break unless the packet is of @pf; r1 = the @size-byte member at r9 +
+ * @off (read through st->scratch, zero-extended)
+ */
+static void emit_pf_member(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+			   uint8_t pf, int16_t off, uint32_t size)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, pf, 0), ec->l_break);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), size, R9, off);
+	codegen_emit(p, INSN_LDX_MEM(size == 1 ? BPF_B : BPF_W, R1, R6, ST_OFF(scratch)));
+}
+
 static void rt_emit(struct codegen_prog *p, const struct expr *e,
 		    const struct codegen_expr_ctx *ec)
 {
@@ -115,12 +129,8 @@ static void rt_emit(struct codegen_prog *p, const struct expr *e,
 	case RT_NEXTHOP4:
 		l_daddr = codegen_label_new(p);
 		l_out = codegen_label_new(p);
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NFPROTO_IPV4_, 0), ec->l_break);
-		/* scratch = rt->rt_gw_family; AF_INET: the gateway */
-		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
-		codegen_emit_probe_read(p, ST_OFF(scratch), 1, R9, env->off.rt_gw_family);
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
+		/* r1 = rt->rt_gw_family; AF_INET: the gateway */
+		emit_pf_member(p, ec, NFPROTO_IPV4_, env->off.rt_gw_family, 1);
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, AF_INET_, 0), l_daddr);
 		codegen_emit_probe_read(p, d, 4, R9, env->off.rt_gw4);
 		codegen_emit_jmp(p, INSN_JA(0), l_out);
@@ -133,12 +143,8 @@ static void rt_emit(struct codegen_prog *p, const struct expr *e,
 
 		l_daddr = codegen_label_new(p);
 		l_out = codegen_label_new(p);
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NFPROTO_IPV6_, 0), ec->l_break);
-		/* scratch = rt->rt6i_flags */
-		codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
-		codegen_emit_probe_read(p, ST_OFF(scratch), 4, R9, env->off.rt6_flags);
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
+		/* r1 = rt->rt6i_flags */
+		emit_pf_member(p, ec, NFPROTO_IPV6_, env->off.rt6_flags, 4);
 		codegen_emit(p, INSN_MOV64_REG(R2, R1));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, RTF_GATEWAY_));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_cache);

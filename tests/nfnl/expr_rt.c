@@ -5,87 +5,25 @@
  * length of each key, nft_rt_get_dump() and nft_rt_validate().
  */
 #include <errno.h>
-#include <string.h>
-#include <endian.h>
-#include <criterion/criterion.h>
-#include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
-#include "nfnl_expr.h"
+#include "tests/nfnl/attrs.h"
 #include "ruleset.h"
 #include "expr/rt.h"
 
-/* the daemon's multicast hooks (not used here, but nfnl links them) */
-void nfnl_multicast(struct net *net, unsigned int group, uint32_t exclude,
-		    const void *data, size_t len)
-{
-	(void)net; (void)group; (void)exclude; (void)data; (void)len;
-}
-
-bool nfnl_has_listeners(struct net *net, unsigned int group)
-{
-	(void)net; (void)group;
-	return false;
-}
-
-static char msg[4096] __attribute__((aligned(4)));
-static struct nlattr *nest;
 static struct expr_rt rt;
-
-static void begin(void)
-{
-	memset(msg, 0, sizeof(msg));
-	memset(&rt, 0, sizeof(rt));
-	nest = (struct nlattr *)msg;
-	nest->nla_type = NFTA_EXPR_DATA;
-	nest->nla_len = NLA_HDRLEN;
-}
-
-static void put32(uint16_t type, uint32_t v)
-{
-	struct nlattr *a = (struct nlattr *)(msg + NLA_ALIGN(nest->nla_len));
-
-	v = htobe32(v);
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + 4;
-	memcpy((char *)a + NLA_HDRLEN, &v, 4);
-	nest->nla_len = NLA_ALIGN(nest->nla_len) + NLA_ALIGN(a->nla_len);
-}
 
 /* key, dreg, in the order nft sends them */
 static void put_rt(uint32_t key, uint32_t dreg)
 {
-	begin();
-	put32(NFTA_RT_KEY, key);
-	put32(NFTA_RT_DREG, dreg);
+	ta_put32(NFTA_RT_KEY, key);
+	ta_put32(NFTA_RT_DREG, dreg);
 }
 
 static int parse(void)
 {
-	const struct nfnl_expr_ops *ops = nfnl_expr_ops[EXPR_RT];
-	const struct nlattr *tb[NFTA_RT_MAX + 1];
-	struct chain c = { 0 };
-	struct nfnl_expr_ctx ctx = { .family = NFPROTO_IPV4, .chain = &c };
-	int err;
-
-	cr_assert_str_eq(ops->name, "rt");
-	err = nfnl_attr_parse_nested(nest, ops->maxattr, ops->policy, tb, NULL);
-	if (err)
-		return err;
-	return ops->parse(&ctx, &rt, tb);
-}
-
-static void dump_is_input(void)
-{
-	struct nfnl_buf b;
-	size_t n = nest->nla_len - NLA_HDRLEN;
-
-	nfnl_buf_init(&b);
-	nfnl_expr_ops[EXPR_RT]->dump(&b, &rt);
-	cr_assert_eq(b.len, n, "dump length %zu, want %zu", b.len, n);
-	cr_assert_arr_eq(b.data, msg + NLA_HDRLEN, n);
-	nfnl_buf_fini(&b);
+	return ta_parse(EXPR_RT, &rt, sizeof(rt));
 }
 
 Test(expr_rt, every_key_parses_and_dumps)
@@ -101,7 +39,8 @@ Test(expr_rt, every_key_parses_and_dumps)
 		cr_assert_eq(parse(), 0, "key %u", k[i].key);
 		cr_assert_eq(rt.len, k[i].len);
 		cr_assert_eq(rt.dreg, 4);
-		dump_is_input();
+		put_rt(k[i].key, NFT_REG_1);
+		ta_dump_is(EXPR_RT, &rt);
 	}
 }
 
@@ -111,14 +50,11 @@ Test(expr_rt, errors_in_the_kernels_order)
 	cr_assert_eq(parse(), -EOPNOTSUPP);	/* no such key */
 	put_rt(256, NFT_REG_1);
 	cr_assert_eq(parse(), -ERANGE);		/* NLA_POLICY_MAX(255) */
-	begin();
-	put32(NFTA_RT_KEY, 256);
+	ta_put32(NFTA_RT_KEY, 256);
 	cr_assert_eq(parse(), -ERANGE, "the policy comes before the init");
-	begin();
-	put32(NFTA_RT_KEY, NFT_RT_CLASSID);
+	ta_put32(NFTA_RT_KEY, NFT_RT_CLASSID);
 	cr_assert_eq(parse(), -EINVAL);
-	begin();
-	put32(NFTA_RT_DREG, NFT_REG_1);
+	ta_put32(NFTA_RT_DREG, NFT_REG_1);
 	cr_assert_eq(parse(), -EINVAL);
 	/* 16 bytes do not fit from the last 32-bit register */
 	put_rt(NFT_RT_NEXTHOP6, NFT_REG32_15);
