@@ -1,0 +1,3 @@
+# rt expressions: route nexthop, realm, ipsec; meta rtclassid
+nft -c -f @FILE
+nft -f @FILE
