@@ -1370,6 +1370,15 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_MOV64_REG(R3, R6));
 	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_loop));
+	/* tc: skb->mark, skb->priority = pkt's (meta set writes those) */
+	if (tc) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, ST_FP(CTX_FROM_ST)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(mark)));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R1, R2, offsetof(struct __sk_buff, mark)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(priority)));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R1, R2,
+					     offsetof(struct __sk_buff, priority)));
+	}
 	/* return NF_DROP if (st->final & 1) == NF_DROP, else NF_ACCEPT (tc:
 	 * TCX_DROP, TCX_NEXT, and TCX_REDIRECT for NF_STOLEN: fwd) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(final)));

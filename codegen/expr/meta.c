@@ -59,12 +59,35 @@ static uint32_t meta_len(uint32_t key)
 	return 0;
 }
 
+#define NFPROTO_ARP_	3
+#define NFPROTO_NETDEV_	5
+#define NFPROTO_BRIDGE_	7
+
+/*
+ * the set form: skb->mark and skb->priority, in the families nfbpf runs
+ * as tc programs (netdev, bridge, arp), which may write them; netfilter
+ * programs read the sk_buff only
+ */
+static bool set_ok(const struct expr_meta *m)
+{
+	return (m->key == META_MARK || m->key == META_PRIORITY) &&
+	       (m->family == NFPROTO_NETDEV_ || m->family == NFPROTO_BRIDGE_ ||
+		m->family == NFPROTO_ARP_);
+}
+
 static int meta_check(const struct expr *e, struct dp_error *err)
 {
 	const struct expr_meta *m = expr_priv(e);
 	const char *name = m->key < sizeof(meta_names) / sizeof(meta_names[0]) ?
 			   meta_names[m->key] : NULL;
 
+	if (m->is_set && set_ok(m)) {
+		if (!codegen_reg_ok(m->sreg, 4)) {
+			err->msg = "meta set: register out of range";
+			return -EOPNOTSUPP;
+		}
+		return 0;
+	}
 	if (m->is_set || !meta_len(m->key)) {
 		if (name)
 			snprintf(err->buf, sizeof(err->buf),
@@ -113,6 +136,8 @@ static void meta_shape(const struct expr *e, struct codegen_key *k)
 
 	codegen_key_put(k, &m->key, 4);
 	codegen_key_put(k, &m->dreg, 1);
+	codegen_key_put(k, &m->is_set, 1);
+	codegen_key_put(k, &m->sreg, 1);
 }
 
 static void meta_consts(const struct expr *e, uint8_t *dst,
@@ -274,6 +299,14 @@ static void meta_emit(struct codegen_prog *p, const struct expr *e,
 	const struct expr_meta *m = expr_priv(e);
 	int16_t d = REG_OFF(m->dreg);
 
+	if (m->is_set) {
+		/* pkt.mark/priority = regs[sreg]: what later rules read; the
+		 * walker writes them to the sk_buff when it is done */
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, REG_OFF(m->sreg)));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, m->key == META_MARK ?
+					     PKT_OFF(mark) : PKT_OFF(priority)));
+		return;
+	}
 	switch (m->key) {
 	case META_LEN:
 		codegen_emit_copy_to_reg(p, m->dreg, R6, PKT_OFF(len), 4);

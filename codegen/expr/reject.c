@@ -21,6 +21,7 @@
 #define NFPROTO_IPV4_	2
 #define NFPROTO_IPV6_	10
 #define NFPROTO_INET_	1
+#define NF_INET_INGRESS_	5
 
 static int reject_check(const struct expr *e, struct dp_error *err)
 {
@@ -164,9 +165,16 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 	copy_field(p, BPF_B, R7, ec->cbase, REC(type));
 	copy_field(p, BPF_B, R7, ec->cbase + 1, REC(code));
 	copy_field(p, BPF_B, R7, ec->cbase + 2, REC(family));
-	/* 2. packet info: rec->hook = ctx->state->hook; pf, len, mark, devices */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
-	copy_field(p, BPF_B, R2, env->off.st_hook, REC(hook));
+	/* 2. packet info: rec->hook = ctx->state->hook (tc programs: the
+	 * inet ingress hook, the only one of theirs where reject may run;
+	 * every program carries every shape, and r8 is the tc context
+	 * there); pf, len, mark, devices */
+	if (env->ctx == CODEGEN_CTX_NF) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
+		copy_field(p, BPF_B, R2, env->off.st_hook, REC(hook));
+	} else {
+		codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(hook), NF_INET_INGRESS_));
+	}
 	copy_field(p, BPF_B, R6, PKT_OFF(nfproto), REC(pf));
 	copy_field(p, BPF_B, R6, PKT_OFF(pkttype), REC(pkttype));
 	copy_field(p, BPF_B, R6, PKT_OFF(flags), REC(pktflags));
@@ -178,11 +186,22 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 	/* 3. rec->csum = KNOWN | skb->ip_summed | skb->csum_valid << 2 */
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(csum), 0));
 	if (env->off.skb_ip_summed >= 0 && env->off.skb_csum_valid >= 0) {
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R2, env->off.skb_ip_summed));
+		if (env->ctx == CODEGEN_CTX_NF) {
+			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R2, env->off.skb_ip_summed));
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R2, env->off.skb_csum_valid));
+		} else {	/* the two bytes through st->scratch */
+			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, PKT_OFF(skb_addr)));
+			codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+			codegen_emit_probe_read(p, ST_OFF(scratch), 1, R2, env->off.skb_ip_summed);
+			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, PKT_OFF(skb_addr)));
+			codegen_emit_probe_read(p, ST_OFF(scratch) + 1, 1, R2,
+						env->off.skb_csum_valid);
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_OFF(scratch)));
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R6, ST_OFF(scratch) + 1));
+		}
 		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, env->off.ip_summed_shift));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 3));
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R2, env->off.skb_csum_valid));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R3, env->off.csum_valid_shift));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, 1));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R3, 2));
@@ -190,9 +209,12 @@ void codegen_emit_reject_record(struct codegen_prog *p,
 		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, REJECT_CSUM_KNOWN));
 		codegen_emit(p, INSN_STX_MEM(BPF_B, R9, R1, REC(csum)));
 	}
-	/* rec->ipopt = IPCB(skb)->opt from optlen on (8 bytes; IPv6: unused) */
+	/* rec->ipopt = IPCB(skb)->opt from optlen on (8 bytes; IPv6: unused).
+	 * Netfilter programs only: r8 is the tc context in tc programs (every
+	 * program carries every shape), and at the inet ingress hook
+	 * nft_set_pktinfo_ipv4_ingress() has cleared IPCB: no options */
 	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, REC(ipopt), 0));
-	if (env->off.ipcb_opt >= 0) {
+	if (env->ctx == CODEGEN_CTX_NF && env->off.ipcb_opt >= 0) {
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_skb));
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, env->off.ipcb_opt));
 		codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, REC(ipopt)));

@@ -9,6 +9,8 @@
  * @is_set: true for the meta-set form
  * @dreg: destination slot (get form)
  * @sreg: source slot (set form)
+ * @family: the table's NFPROTO_* (the set form runs only where the
+ *	    program can write the packet: tc programs)
  * @len: bytes the key occupies in a register (as the kernel computes it)
  */
 struct expr_meta {
@@ -16,6 +18,7 @@ struct expr_meta {
 	bool is_set;
 	uint8_t dreg;
 	uint8_t sreg;
+	uint8_t family;
 	uint32_t len;
 };
 #endif

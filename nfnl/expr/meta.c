@@ -79,7 +79,7 @@ static int meta_parse(const struct nfnl_expr_ctx *ctx, void *p,
 {
 	struct expr_meta *priv = p;
 
-	(void)ctx;
+	priv->family = ctx->family;
 	if (!tb[NFTA_META_KEY])
 		return -EINVAL;
 	if (tb[NFTA_META_DREG] && tb[NFTA_META_SREG])
