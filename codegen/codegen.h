@@ -529,6 +529,12 @@ struct codegen_env {
 		/* sk_buff.cb + inet_skb_parm.opt + ip_options.optlen: the
 		 * 8 bytes of struct codegen_reject_rec.ipopt (-1: unknown) */
 		int16_t ipcb_opt;
+		/* what the xt string match walks (skb_seq_read()'s blocks;
+		 * -1: not in this kernel, string rules refused at load):
+		 * sk_buff next, end; skb_shared_info nr_frags, frag_list,
+		 * frags[0].len; sizeof(skb_frag_t) */
+		int16_t skb_next, skb_end, shi_nr_frags, shi_frag_list;
+		int16_t shi_frag_len, frag_size;
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
@@ -542,7 +548,49 @@ struct codegen_env {
 	int hl_ent_fd;		/* ... their entries */
 	int hl_count_fd;	/* ... their entry counts */
 	uint32_t recent_n;	/* entries per recent table (ip_list_tot) */
+	int string_fd;		/* xt string automata (-1: none yet) */
 };
+
+/*
+ * xt string automata (codegen/xt/string.c). The kernel's textsearch of a
+ * pattern (ts_kmp, ts_bm) is a deterministic automaton over the packet's
+ * bytes: state q = pattern bytes matched so far, @delta[q][c] the state
+ * after byte c (ignoring case when the match does: the kernel compares
+ * toupper(c) with the upper-cased pattern), @patlen = found. nfbpfd
+ * computes it once per (pattern, case) and keeps it in env->string_fd
+ * (HASH, key codegen_string_key()), shared by every rule with that
+ * pattern; rules hold the key. States 0..patlen-1 have rows (patlen <=
+ * STRING_PATLEN_MAX), so (q << 8 | c) & STRING_DELTA_MASK is in bounds.
+ */
+#define STRING_PATLEN_MAX	128	/* XT_STRING_MAX_PATTERN_SIZE */
+#define STRING_DELTA_SIZE	(STRING_PATLEN_MAX * 256)
+#define STRING_DELTA_MASK	(STRING_DELTA_SIZE - 1)
+
+/**
+ * struct codegen_string_table - a pattern's automaton
+ * @patlen: the final state
+ * @delta: next state by (state, byte)
+ */
+struct codegen_string_table {
+	uint32_t patlen;
+	uint32_t pad;
+	uint8_t delta[STRING_DELTA_SIZE];
+};
+
+/*
+ * codegen_string_key - the map key of the automaton of @pattern
+ * (@patlen bytes), @icase: ignoring case
+ */
+uint64_t codegen_string_key(const uint8_t *pattern, uint32_t patlen, bool icase);
+/*
+ * codegen_string_build - fill @t with the automaton of @pattern: the
+ * kernel's ts_kmp prefix-function search (lib/ts_kmp.c kmp_find()) as a
+ * table. @patlen in [1, STRING_PATLEN_MAX].
+ */
+void codegen_string_build(struct codegen_string_table *t, const uint8_t *pattern,
+			  uint32_t patlen, bool icase);
+/* toupper() of the kernel's ctype (lib/ctype.c: Latin-1 letters too) */
+uint8_t codegen_kernel_toupper(uint8_t c);
 
 /*
  * xt recent tables (codegen/xt/recent.c). Each table (a name in one

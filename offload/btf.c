@@ -194,6 +194,11 @@ static int probe_env(struct codegen_env *env)
 		O("rt6_info", "rt6i_dst.addr", rt6_dst),
 		O("nf_ct_ext", "len", ext_len),
 		O("sock", "__sk_common.skc_cookie", sk_cookie),
+		O("sk_buff", "next", skb_next),
+		O("sk_buff", "end", skb_end),
+		O("skb_shared_info", "nr_frags", shi_nr_frags),
+		O("skb_shared_info", "frag_list", shi_frag_list),
+		O("skb_shared_info", "frags.len", shi_frag_len),
 #undef O
 	};
 	int16_t hash, tuple, counter, genid;
@@ -267,6 +272,15 @@ static int probe_env(struct codegen_env *env)
 
 		if (hz > 0 && hz <= 1000 && 1000 % hz == 0)
 			env->jiffy_msecs = (uint32_t)(1000 / hz);
+	}
+	/* sizeof(skb_frag_t): the stride of skb_shared_info.frags[] */
+	env->off.frag_size = -1;
+	{
+		int fid = btf__find_by_name_kind(vmlinux, "skb_frag", BTF_KIND_STRUCT);
+		long sz = fid < 0 ? -1 : btf__resolve_size(vmlinux, fid);
+
+		if (sz > 0 && sz <= INT16_MAX)
+			env->off.frag_size = (int16_t)sz;
 	}
 	env->off.ct_tuple = -1;
 	if (!path_off("nf_conn", "tuplehash", &hash, NULL) &&

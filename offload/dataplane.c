@@ -395,6 +395,7 @@ struct dataplane {
 	struct dp_routes *routes;	/* route mirror (fib) */
 	struct dp_recent *recent;	/* xt recent tables */
 	struct dp_hl *hl;		/* xt hashlimit tables */
+	struct dp_string *string;	/* xt string automata */
 	struct net *net;	/* the namespace this is of */
 	int link_fd;		/* rtnetlink link events of the netns, -1 */
 	/* named objects: records (id = index + 1), free ids, quota words
@@ -740,6 +741,7 @@ static void dp_free(struct dataplane *dp)
 	dp_routes_free(dp->routes);
 	dp_recent_free(dp->recent);
 	dp_hl_free(dp->hl);
+	dp_string_free(dp->string);
 	if (dp->link_fd >= 0) {
 		epoll_ctl(dataplane_link_fd(), EPOLL_CTL_DEL, dp->link_fd, NULL);
 		close(dp->link_fd);
@@ -1166,9 +1168,11 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 				   &dp->env.fib6_fd);
 	dp->env.recent_fd = -1;
 	dp->env.hl_table_fd = dp->env.hl_ent_fd = dp->env.hl_count_fd = -1;
+	dp->env.string_fd = -1;
 	dp->recent = dp_recent_new();
 	dp->hl = dp_hl_new();
-	if (!dp->recent || !dp->hl) {
+	dp->string = dp_string_new();
+	if (!dp->recent || !dp->hl || !dp->string) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -2260,6 +2264,8 @@ static struct dp_rec *rule_rec_new(struct dataplane *dp, const struct table *t,
 	ret = dp_recent_rule(dp->recent, rule, &dp->env, err);
 	if (!ret)
 		ret = dp_hl_rule(dp->hl, rule, &dp->env, err);
+	if (!ret)
+		ret = dp_string_rule(dp->string, rule, &dp->env, err);
 	if (ret) {
 		set_err(dp, err, ret, NULL);
 		r->seen = true;
@@ -4023,6 +4029,7 @@ void dataplane_publish(struct net *net)
 	/* xt recent tables no rule of the new generation names */
 	dp_recent_sweep(dp->recent, net, genmask_next(net));
 	dp_hl_sweep(dp->hl, net, genmask_next(net));
+	dp_string_sweep(dp->string, net, genmask_next(net));
 }
 
 /*
@@ -4144,6 +4151,7 @@ void dataplane_abort(struct net *net)
 	/* tables only the batch's rules named (their checkentry ran) */
 	dp_recent_sweep(dp->recent, net, genmask_cur(net));
 	dp_hl_sweep(dp->hl, net, genmask_cur(net));
+	dp_string_sweep(dp->string, net, genmask_cur(net));
 }
 
 void dataplane_xt_gc(struct net *net)

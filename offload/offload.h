@@ -324,6 +324,18 @@ int dp_hl_rule(struct dp_hl *hl, const struct rule *rule,
 void dp_hl_sweep(struct dp_hl *hl, struct net *net, uint8_t genmask);
 void dp_hl_gc(struct dp_hl *hl);
 
+/*
+ * string.c - the automata of the xt string match of one namespace (see
+ * the design note there): dp_string_rule() at prepare, dp_string_sweep()
+ * after a publish or an abort.
+ */
+struct dp_string;
+struct dp_string *dp_string_new(void);
+void dp_string_free(struct dp_string *ds);
+int dp_string_rule(struct dp_string *ds, const struct rule *rule,
+		   struct codegen_env *env, struct dp_error *err);
+void dp_string_sweep(struct dp_string *ds, struct net *net, uint8_t genmask);
+
 struct dp_reject;
 struct codegen_reject_rec;
 struct dp_reject *dp_reject_new(struct dp_log *lg, int ns_fd, int *map_fd,
