@@ -22,7 +22,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_hashlimit1, &codegen_xt_hashlimit2, &codegen_xt_hashlimit3,
 	&codegen_xt_ebt_ip, &codegen_xt_ebt_vlan, &codegen_xt_ebt_arp,
 	&codegen_xt_owner,
-	&codegen_xt_string,
+	&codegen_xt_string, &codegen_xt_frag6,
 };
 
 /* xt_ops - the translation of @x, NULL if none */

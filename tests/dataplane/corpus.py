@@ -552,6 +552,38 @@ def build_corpus():
         add('fwd', 4, 'udp with %s 10.1.0.2:%d->10.2.0.2:53' % (what, 7801 + n),
             v4('10.1.0.2', '10.2.0.2', 17, udp(7801 + n, 53, pad(3)), id_=nid(), opts=opts), base)
 
+    # xt tcp --tcp-option and ip6tables -m frag corner cases: option lists
+    # with lengths 0 and 1 and one running past the header, a kind in the
+    # last byte, a data offset below 5; a fragment header with reserved
+    # bits, one cut short (6 bytes), one behind 11 and one behind 12
+    # destination options headers (this kernel's ipv6_find_hdr() has no
+    # limit), a chain whose next header lies past the packet (-EBADMSG)
+    for n, opts in enumerate((b'\x1e\x00\x00\x05\x01\x01\x01\x01', b'\x03\x14\x01\x01',
+                              b'\x01\x01\x01\x04', b'\x1e\x01\x08\x02\x01\x00\x00\x00')):
+        add('fwd', 4, 'tcp with option list %s 10.1.0.2:%d->10.2.0.2:22' % (opts.hex(), 7811 + n),
+            v4('10.1.0.2', '10.2.0.2', 6, tcp(7811 + n, 22, 'S', opts=opts), id_=nid()), 'b0')
+        add('fwd', 6, 'tcp with option list %s [fd01::2]:%d->[fd02::2]:22' % (opts.hex(), 7811 + n),
+            v6('fd01::2', 'fd02::2', 6, tcp(7811 + n, 22, 'S', opts=opts)), 'b0')
+    add('fwd', 4, 'tcp doff 4 10.1.0.2:7815->10.2.0.2:22',
+        v4('10.1.0.2', '10.2.0.2', 6, raw(struct.pack('!HHIIBBHHH', 7815, 22, 1, 0, 0x40, 2, 512, 0, 0)),
+           id_=nid()), 'b0')
+    add('fwd', 6, 'tcp doff 4 [fd01::2]:7815->[fd02::2]:22',
+        v6('fd01::2', 'fd02::2', 6, raw(struct.pack('!HHIIBBHHH', 7815, 22, 1, 0, 0x40, 2, 512, 0, 0))), 'b0')
+    add('fwd', 6, 'udp atomic fragment, reserved byte and bits set, id 99 fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 17, udp(7816, 53, pad(8)),
+           ext=[(44, struct.pack('!BBHI', 0, 0x5a, 6, 99))]), 'b0')
+    add('fwd', 6, 'fragment header cut to 6 bytes fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 44, raw(b'')), 'b0')
+    add('fwd', 6, 'udp first fragment behind 11 dstopts fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 17, udp(7817, 53, pad(8)), ext=[dstopt_pad()] * 11 + [frag6(0, True, 4646)]),
+        'b0')
+    add('fwd', 6, 'udp first fragment behind 12 dstopts fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 17, udp(7818, 53, pad(8)), ext=[dstopt_pad()] * 12 + [frag6(0, True, 4747)]),
+        'b0')
+    add('fwd', 6, 'udp behind a dstopts header claiming 2048 bytes, then dstopts fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 17, udp(7819, 53, pad(8)),
+           ext=[(60, b'\0\xff\x01\x04\0\0\0\0'), dstopt_pad()]), 'b0')
+
     arp_corpus(add)
 
     for n, p in enumerate(P):
@@ -615,7 +647,7 @@ def nonfirst_fragment(ip):
     if ip[0] >> 4 == 4:
         return struct.unpack('!H', ip[6:8])[0] & 0x1fff != 0
     nh, off = ip[6], 40
-    while nh in (0, 43, 60, 44):
+    while nh in (0, 43, 60, 44) and off + 4 <= len(ip):
         if nh == 44:
             return struct.unpack('!H', ip[off + 2:off + 4])[0] >> 3 != 0
         nh, off = ip[off], off + 8 * (ip[off + 1] + 1)
