@@ -1072,3 +1072,111 @@ Test(xt_packet, recent_full_table_evicts_the_least_recently_seen)
 	cr_assert_eq(udp_send_to(3, 9), 0);
 	cr_assert_eq(udp_send_to(4, 9), -EPERM);
 }
+
+/* send @len bytes of @data by UDP to loopback:@port: 0 or -errno */
+static int udp_send_data(uint16_t port, const void *data, size_t len)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_DGRAM, 0), ret;
+
+	ret = sendto(s, data, len, 0, (void *)&a, sizeof(a)) < 0 ? -errno : 0;
+	close(s);
+	return ret;
+}
+
+/* struct xt_string_info: from, to, algo, pattern, patlen, flags */
+static void string_info(uint8_t *info, uint16_t from, uint16_t to,
+			const char *algo, const void *pat, uint8_t patlen,
+			uint8_t flags)
+{
+	memset(info, 0, 160);
+	memcpy(info, &from, 2);
+	memcpy(info + 2, &to, 2);
+	strcpy((char *)info + 4, algo);
+	memcpy(info + 20, pat, patlen);
+	info[148] = patlen;
+	info[149] = flags;
+}
+
+Test(xt_packet, string_kmp_and_bm_with_from_to_and_icase)
+{
+	static const char *const algos[] = { "kmp", "bm" };
+	uint8_t info[160];
+	int a;
+
+	for (a = 0; a < 2; a++) {
+		/* -m string --algo A --string hello --icase --to 40 -j DROP:
+		 * IPv4 20 + UDP 8 bytes, then the payload: "hello" must end
+		 * by packet offset 40 (payload offset 12) */
+		string_info(info, 0, 40, algos[a], "hello", 5, 0x02);
+		drop_rule("string", 1, info, sizeof(info));
+		cr_assert_eq(udp_send_data(53, "xxHeLLoxx", 9), -EPERM, "%s: found", algos[a]);
+		cr_assert_eq(udp_send_data(53, "1234567hello", 12), -EPERM, "%s: ends at 40", algos[a]);
+		cr_assert_eq(udp_send_data(53, "12345678hello", 13), 0, "%s: ends at 41", algos[a]);
+		cr_assert_eq(udp_send_data(53, "hell", 4), 0, "%s: not there", algos[a]);
+		tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+		tm_commit_ok(&net);
+	}
+	/* ! --string "\x00\x35" --from 22 --to 24 (dport 53 at offset 22) */
+	string_info(info, 22, 24, "kmp", "\x00\x35", 2, 0x01);
+	drop_rule("string", 1, info, sizeof(info));
+	cr_assert_eq(udp_send_data(53, "x", 1), 0);
+	cr_assert_eq(udp_send_data(54, "x", 1), -EPERM);
+}
+
+Test(xt_packet, string_what_the_dataplane_refuses)
+{
+	static const struct {
+		const char *algo, *pat;
+		uint8_t len, flags;
+		const char *msg;
+	} c[] = {
+		{ "bm", "\xdf" "a", 2, 0x02, "xt match 'string' --algo bm --icase with bytes 0xbf, 0xdf or 0xff in the pattern is not supported by the nfbpf dataplane (the kernel's bad character table skips matches there)" },
+		{ "kmp", "", 0, 0, "xt match 'string' with an empty pattern is not supported by the nfbpf dataplane" },
+		{ "fsm", "ab", 2, 0, "xt match 'string' with --algo fsm is not supported by the nfbpf dataplane" },
+	};
+	uint8_t info[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct tm_rb rb = { 0 };
+		struct expr_xt *x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 160);
+		struct dp_error err = { 0 };
+		struct rule *r;
+
+		string_info(info, 0, 0xffff, c[i].algo, c[i].pat, c[i].len, c[i].flags);
+		strcpy(x->name, "string");
+		x->rev = 1;
+		x->family = 2;
+		x->len = 160;
+		memcpy(x->info, info, 160);
+		r = tm_rule_new(out, &rb);
+		cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+		cr_assert_str_eq(err.msg, c[i].msg);
+		ruleset_rule_free(r);
+	}
+	/* bm --icase with 0xdf only in the last byte: its bad character
+	 * table does not hold the last byte, so it is exact (accepted) */
+	string_info(info, 0, 0xffff, "bm", "a\xdf", 2, 0x02);
+	drop_rule("string", 1, info, sizeof(info));
+}
+
+Test(xt_packet, tcp_option_kinds_of_a_syn)
+{
+	int l9 = listener(SOCK_STREAM, 9), l10 = listener(SOCK_STREAM, 10);
+	uint8_t info[12] = { 0 };
+
+	/* -p tcp --dport 9 --tcp-option 2 -j DROP (a SYN carries MSS) */
+	ports(info, 0, 0xffff, 9, 9);
+	info[8] = 2;
+	drop_rule("tcp", 0, info, sizeof(info));
+	/* -p tcp --dport 10 ! --tcp-option 2 -j DROP */
+	ports(info, 0, 0xffff, 10, 10);
+	info[11] = 0x08;
+	drop_rule("tcp", 0, info, sizeof(info));
+	cr_assert_not(tcp_connects(9), "tcp/9 SYN with MSS dropped");
+	cr_assert(tcp_connects(10), "tcp/10 SYN with MSS accepted");
+	close(l9);
+	close(l10);
+}
