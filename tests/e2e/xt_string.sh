@@ -8,7 +8,8 @@
 # iptables rules count the segments at output and input in a kernel
 # namespace and in an nfbpfd one; the counters must be identical.
 # Timestamps off: the TCP header is 20 bytes, ending with the urgent
-# pointer 0000.
+# pointer 0000. Patterns are long or start past the headers: sequence
+# numbers are random and a byte of them may be anything.
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 e2e_start xt_string xs iptables-nft ip6tables-nft
@@ -25,7 +26,7 @@ rules() {
 		$ipt -A OUTPUT -p tcp --dport 8000 -m string --algo $algo --hex-string "|c9c9|END" --icase
 		$ipt -A OUTPUT -p tcp --dport 8000 -m string --algo $algo ! --string XYZ
 		$ipt -A INPUT -p tcp --dport 8000 -m string --algo $algo --hex-string "|0000|XYZ"
-		$ipt -A INPUT -p tcp --dport 8000 -m string --algo $algo --string Q --to 1500
+		$ipt -A INPUT -p tcp --dport 8000 -m string --algo $algo --string QQQQ --from $(($2 - 2)) --to 1500
 		$ipt -A INPUT -p tcp --dport 8000 -m string --algo $algo --string R --from 3000 --to 3100
 	done
 }
