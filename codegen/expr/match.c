@@ -22,6 +22,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_hashlimit1, &codegen_xt_hashlimit2, &codegen_xt_hashlimit3,
 	&codegen_xt_ebt_ip, &codegen_xt_ebt_vlan, &codegen_xt_ebt_arp,
 	&codegen_xt_owner,
+	&codegen_xt_connmark, &codegen_xt_connlabel, &codegen_xt_helper,
 };
 
 /* xt_ops - the translation of @x, NULL if none */
@@ -47,7 +48,9 @@ static int match_check(const struct expr *e, struct dp_error *err)
 
 static uint32_t match_const_size(const struct expr *e)
 {
-	return xt_ops(expr_priv(e))->const_size;
+	const struct expr_xt *x = expr_priv(e);
+
+	return codegen_xt_const_size(xt_ops(x), x);
 }
 
 static void match_shape(const struct expr *e, struct codegen_key *k)

@@ -32,6 +32,8 @@
  *	      on in the namespace, as the kernel's checkentry turns it on)
  * @const_off: where in the info the constants start
  * @const_size: bytes of constants (info[@const_off, +@const_size))
+ * @const_size_of: optional: bytes of constants of @x (instead of
+ *		   @const_size), for constants laid out by what is asked
  * @consts: optional: write the @const_size bytes of constants (instead of
  *	    the info slice)
  * @log_prefix: optional: see codegen_expr_ops.log_prefix
@@ -48,6 +50,7 @@ struct codegen_xt_ops {
 	bool reads_ct;
 	uint32_t const_off;
 	uint32_t const_size;
+	uint32_t (*const_size_of)(const struct expr_xt *x);
 	void (*consts)(const struct expr_xt *x, uint8_t *dst);
 	uint32_t *(*log_prefix)(struct expr_xt *x, const char **prefix);
 	void (*shape)(const struct expr_xt *x, struct codegen_key *k);
@@ -65,7 +68,8 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_mac, codegen_xt_u32, codegen_xt_addrtype,
 	codegen_xt_recent0, codegen_xt_recent1, codegen_xt_hashlimit1,
 	codegen_xt_hashlimit2, codegen_xt_hashlimit3, codegen_xt_ebt_ip,
-	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner;
+	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner,
+	codegen_xt_connmark, codegen_xt_connlabel, codegen_xt_helper;
 
 /*
  * codegen_xt_find - the translation of @x among @ops[0..n): same name and
@@ -86,6 +90,8 @@ void codegen_xt_shape(const struct codegen_xt_ops *o, const struct expr_xt *x,
 		      struct codegen_key *k);
 void codegen_xt_consts(const struct codegen_xt_ops *o, const struct expr_xt *x,
 		       uint8_t *dst);
+uint32_t codegen_xt_const_size(const struct codegen_xt_ops *o,
+			       const struct expr_xt *x);
 
 static inline void codegen_xt_emit_hotdrop(struct codegen_prog *p,
 					   const struct codegen_expr_ctx *ec)

@@ -541,22 +541,125 @@ Test(xt_packet, conntrack_inverted_new)
 	close(l9);
 }
 
-Test(xt_packet, conntrack_beyond_ctstate_is_refused)
+static void put16(uint8_t *info, uint32_t off, uint16_t v)
+{
+	memcpy(info + off, &v, 2);
+}
+
+Test(xt_packet, conntrack_rev1_proto_and_be16_port)
+{
+	uint8_t info[152] = { 0 };
+
+	/* -m conntrack --ctproto udp --ctorigdstport 53 (revision 1) */
+	put16(info, 146, 0x0002 | 0x0200);
+	put16(info, 136, 17);
+	put16(info, 140, htons(53));
+	drop_rule("conntrack", 1, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	cr_assert_eq(udp_send(54, 5, 0), 0);
+	cr_assert_eq(icmp_send(8), 0);
+}
+
+Test(xt_packet, conntrack_rev2_masked_address_and_inverted_status)
+{
+	uint8_t info[156] = { 0 };
+
+	/* --ctorigdst 127.0.0.0/8 ! --ctstatus CONFIRMED (revision 2): the
+	 * first packet's entry is not confirmed yet at LOCAL_OUT */
+	put16(info, 146, 0x0008 | 0x0040);
+	put16(info, 148, 0x0040);
+	info[32] = 127;
+	info[48] = 255;
+	put16(info, 152, 1 << 3);	/* IPS_CONFIRMED */
+	drop_rule("conntrack", 2, info, 154);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[32] = 10;	/* 10.0.0.0/8: not ours */
+	drop_rule("conntrack", 2, info, 154);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+}
+
+Test(xt_packet, conntrack_rev3_port_range_and_direction)
+{
+	uint8_t info[168] = { 0 };
+
+	/* --ctorigdstport 50:60 --ctdir ORIGINAL (revision 3: host order) */
+	put16(info, 146, 0x0200 | 0x1000);
+	put16(info, 140, 50);
+	put16(info, 156, 60);
+	drop_rule("conntrack", 3, info, 162);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	cr_assert_eq(udp_send(60, 5, 0), -EPERM);
+	cr_assert_eq(udp_send(61, 5, 0), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	put16(info, 148, 0x1000);	/* --ctdir REPLY */
+	drop_rule("conntrack", 3, info, 162);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+}
+
+Test(xt_packet, conntrack_state_and_proto_together)
+{
+	uint8_t info[168] = { 0 };
+
+	/* --ctstate NEW --ctproto tcp, then udp: both tests must hold */
+	ctstate_info(info, 1 << 3, false);
+	put16(info, 146, 0x0001 | 0x0002);
+	put16(info, 136, 6);
+	drop_rule("conntrack", 3, info, 162);
+	cr_assert_eq(udp_send(53, 5, 0), 0, "new, but udp");
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	put16(info, 136, 17);
+	drop_rule("conntrack", 3, info, 162);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM, "new udp");
+}
+
+Test(xt_packet, connmark_helper_connlabel_on_a_fresh_entry)
+{
+	uint32_t mark[3] = { 0, 0xffffffff, 0 };
+	uint8_t helper[36] = { 0 };
+	uint16_t label[2] = { 3, 0 };
+
+	/* -m connmark --mark 0: the entry's mark is 0 */
+	drop_rule("connmark", 1, mark, 9);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	mark[0] = 1;
+	drop_rule("connmark", 1, mark, 9);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	/* -m helper --helper ftp: no master: invert (false); ! --helper: true */
+	strcpy((char *)helper + 4, "ftp");
+	drop_rule("helper", 0, helper, sizeof(helper));
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	helper[0] = 1;
+	drop_rule("helper", 0, helper, sizeof(helper));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	/* -m connlabel --label 3: unset; ! --label 3: set */
+	drop_rule("connlabel", 0, label, sizeof(label));
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	label[1] = 1;
+	drop_rule("connlabel", 0, label, sizeof(label));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+}
+
+Test(xt_packet, connlabel_set_is_refused)
 {
 	struct tm_rb rb = { 0 };
-	struct expr_xt *x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 168);
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 8);
 	struct dp_error err = { 0 };
-	uint16_t flags = 0x0001 | 0x0002;	/* --ctstate ... --ctproto ... */
+	uint16_t label[2] = { 3, 2 /* XT_CONNLABEL_OP_SET */ };
 	struct rule *r;
 
-	strcpy(x->name, "conntrack");
-	x->rev = 3;
+	strcpy(x->name, "connlabel");
 	x->family = 2;
-	x->len = 168;
-	memcpy(x->info + 146, &flags, 2);
+	x->len = 8;
+	memcpy(x->info, label, sizeof(label));
 	r = tm_rule_new(out, &rb);
 	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "xt match 'conntrack' beyond --ctstate (flags 0x3) is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "xt match 'connlabel' with --set (it writes the conntrack entry) is not supported by the nfbpf dataplane");
 	ruleset_rule_free(r);
 }
 
