@@ -23,6 +23,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_ebt_ip, &codegen_xt_ebt_vlan, &codegen_xt_ebt_arp,
 	&codegen_xt_owner,
 	&codegen_xt_connmark, &codegen_xt_connlabel, &codegen_xt_helper,
+	&codegen_xt_connbytes,
 };
 
 /* xt_ops - the translation of @x, NULL if none */
@@ -74,6 +75,11 @@ static bool match_reads_ct(const struct expr *e)
 	return xt_ops(expr_priv(e))->reads_ct;
 }
 
+static bool match_reads_acct(const struct expr *e)
+{
+	return xt_ops(expr_priv(e))->reads_acct;
+}
+
 static void match_emit(struct codegen_prog *p, const struct expr *e,
 		       const struct codegen_expr_ctx *ec)
 {
@@ -90,4 +96,5 @@ const struct codegen_expr_ops codegen_expr_match = {
 	.consts = match_consts,
 	.emit = match_emit,
 	.reads_ct = match_reads_ct,
+	.reads_acct = match_reads_acct,
 };

@@ -210,3 +210,116 @@ const struct codegen_xt_ops codegen_xt_helper = {
 	.const_off = 4, .const_size = HELPER_NAME_LEN, .shape = helper_shape,
 	.emit = helper_emit,
 };
+
+/*
+ * connbytes: struct xt_connbytes_info { u64 from @0, to @8; u8 what @16,
+ * direction @17 }: no conntrack or no acct extension: false; else the
+ * packets, bytes or bytes / packets (0 without packets) of the original,
+ * reply or both directions, in [from, to], or, if to < from, outside
+ * [to, from]. Its checkentry turns conntrack accounting on, as the ct
+ * expression's packets/bytes keys do (reads_acct).
+ */
+#define CB_PKTS		0	/* XT_CONNBYTES_PKTS */
+#define CB_BYTES	1
+#define CB_AVGPKT	2
+#define CB_DIR_ORIG	0	/* XT_CONNBYTES_DIR_ORIGINAL */
+#define CB_DIR_REPLY	1
+#define CB_DIR_BOTH	2
+
+static int connbytes_check(const struct expr_xt *x, struct dp_error *err)
+{
+	if (x->info[16] <= CB_AVGPKT && x->info[17] <= CB_DIR_BOTH)
+		return 0;
+	snprintf(err->buf, sizeof(err->buf),
+		 "xt match 'connbytes' mode %u direction %u is not supported by the nfbpf dataplane",
+		 x->info[16], x->info[17]);
+	err->msg = err->buf;
+	return -EOPNOTSUPP;
+}
+
+static bool connbytes_inverted(const struct expr_xt *x)
+{
+	uint64_t from, to;
+
+	memcpy(&from, x->info, 8);
+	memcpy(&to, x->info + 8, 8);
+	return to < from;
+}
+
+static void connbytes_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	uint8_t v[3] = { x->info[16], x->info[17], connbytes_inverted(x) };
+
+	codegen_key_put(k, v, 3);
+}
+
+/*
+ * r1 = the counter at acct (r9) + @field of the direction(s) asked
+ * (both: summed), through the stack slots at @fp, @fp + 8
+ */
+static void emit_acct_counter(struct codegen_prog *p, const struct codegen_env *env,
+			      uint8_t dir, int16_t field, int16_t fp)
+{
+	uint32_t n = dir == CB_DIR_BOTH ? 2 : 1, i;
+
+	if (field < 0 || env->off.acct_stride < 0) {
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		int16_t src = field + ((dir == CB_DIR_REPLY || i) ? env->off.acct_stride : 0);
+
+		codegen_emit_probe_read(p, ST_OFF(scratch), 8, R9, src);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, ST_OFF(scratch)));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, fp + 8 * i));
+	}
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, fp));
+	if (n == 2) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, fp + 8));
+		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R2));
+	}
+}
+
+static void connbytes_emit(struct codegen_prog *p, const struct expr_xt *x,
+			   const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	uint8_t what = x->info[16], dir = x->info[17];
+	uint32_t l_in = codegen_label_new(p);
+
+	emit_conn(p, ec->l_break);
+	codegen_emit_ct_ext_find(p, env, env->off.ext_acct, ec->l_break);
+	if (what == CB_AVGPKT) {
+		/* bytes / packets: BPF's division by zero is 0, as the
+		 * kernel's what stays 0 without packets */
+		emit_acct_counter(p, env, dir, env->off.acct_bytes, SHAPE_BUF_OFF);
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, SHAPE_BUF_OFF + 16));
+		emit_acct_counter(p, env, dir, env->off.acct_packets, SHAPE_BUF_OFF);
+		codegen_emit(p, INSN_MOV64_REG(R2, R1));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, SHAPE_BUF_OFF + 16));
+		codegen_emit(p, INSN_ALU64_REG(BPF_DIV, R1, R2));
+	} else {
+		emit_acct_counter(p, env, dir, what == CB_BYTES ? env->off.acct_bytes :
+				  env->off.acct_packets, SHAPE_BUF_OFF);
+	}
+	/* r2 = from; r3 = to */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, ec->cbase));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R7, ec->cbase + 8));
+	if (!connbytes_inverted(x)) {
+		/* from <= what <= to */
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R1, R2, 0), ec->l_break);
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R1, R3, 0), ec->l_break);
+	} else {
+		/* what < to || what > from */
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R1, R3, 0), l_in);
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLE, R1, R2, 0), ec->l_break);
+	}
+	codegen_label_bind(p, l_in);
+}
+
+const struct codegen_xt_ops codegen_xt_connbytes = {
+	.name = "connbytes", .rev = 0, .minlen = 18, .reads_ct = true,
+	.reads_acct = true, .check = connbytes_check, .const_size = 16,
+	.shape = connbytes_shape, .emit = connbytes_emit,
+};

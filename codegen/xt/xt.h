@@ -30,6 +30,8 @@
  *	   with @err set)
  * @reads_ct: the match reads skb->_nfct (the kernel's conntrack must be
  *	      on in the namespace, as the kernel's checkentry turns it on)
+ * @reads_acct: the match reads conntrack accounting (the kernel's
+ *	        checkentry turns nf_conntrack_acct on)
  * @const_off: where in the info the constants start
  * @const_size: bytes of constants (info[@const_off, +@const_size))
  * @const_size_of: optional: bytes of constants of @x (instead of
@@ -48,6 +50,7 @@ struct codegen_xt_ops {
 	uint32_t minlen;
 	int (*check)(const struct expr_xt *x, struct dp_error *err);
 	bool reads_ct;
+	bool reads_acct;
 	uint32_t const_off;
 	uint32_t const_size;
 	uint32_t (*const_size_of)(const struct expr_xt *x);
@@ -69,7 +72,8 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_recent0, codegen_xt_recent1, codegen_xt_hashlimit1,
 	codegen_xt_hashlimit2, codegen_xt_hashlimit3, codegen_xt_ebt_ip,
 	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner,
-	codegen_xt_connmark, codegen_xt_connlabel, codegen_xt_helper;
+	codegen_xt_connmark, codegen_xt_connlabel, codegen_xt_helper,
+	codegen_xt_connbytes;
 
 /*
  * codegen_xt_find - the translation of @x among @ops[0..n): same name and

@@ -275,12 +275,12 @@ Test(xt_packet, untranslated_match_and_targets_are_refused)
 	struct dp_error err = { 0 };
 	struct rule *r;
 
-	strcpy(x->name, "connbytes");
+	strcpy(x->name, "policy");
 	x->rev = 0;
 	x->len = 8;
 	r = tm_rule_new(out, &rb);
 	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "xt match 'connbytes' revision 0 is not supported by the nfbpf dataplane yet");
+	cr_assert_str_eq(err.msg, "xt match 'policy' revision 0 is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 
 	memset(&rb, 0, sizeof(rb));
