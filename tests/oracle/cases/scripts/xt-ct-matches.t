@@ -1,0 +1,32 @@
+# iptables-nft/ip6tables-nft: conntrack matches sent as xt (conntrack revision 3 beyond --ctstate, connmark, connlabel, helper, connbytes): listings, -save and the dataplane accept them
+iptables-nft -A INPUT -m conntrack --ctstate NEW --ctproto tcp --ctorigdstport 22 -j ACCEPT
+iptables-nft -A INPUT -m conntrack --ctorigsrc 10.0.0.0/8 ! --ctorigdst 10.0.0.1 -j DROP
+iptables-nft -A INPUT -m conntrack --ctreplsrc 192.168.0.0/16 --ctrepldst 192.168.1.1/32 -j ACCEPT
+iptables-nft -A INPUT -m conntrack --ctstatus ASSURED,SEEN_REPLY --ctdir ORIGINAL -j ACCEPT
+iptables-nft -A INPUT -m conntrack ! --ctstatus CONFIRMED --ctdir REPLY -j DROP
+iptables-nft -A INPUT -m conntrack --ctexpire 10:3600 -j ACCEPT
+iptables-nft -A INPUT -m conntrack ! --ctexpire 5 -j ACCEPT
+iptables-nft -A INPUT -m conntrack --ctproto udp --ctorigsrcport 1024:65535 ! --ctrepldstport 53 -j ACCEPT
+iptables-nft -A INPUT -m conntrack ! --ctproto icmp --ctreplsrcport 80 -j ACCEPT
+iptables-nft -A INPUT -m connmark --mark 0x10/0xf0 -j ACCEPT
+iptables-nft -A INPUT -m connmark ! --mark 7 -j DROP
+iptables-nft -A INPUT -m connlabel --label 5 -j ACCEPT
+iptables-nft -A INPUT -m connlabel ! --label 127 -j ACCEPT
+iptables-nft -A INPUT -m helper --helper ftp -j ACCEPT
+iptables-nft -A INPUT -m helper ! --helper sip -j ACCEPT
+iptables-nft -A INPUT -m connbytes --connbytes 10:1000 --connbytes-dir both --connbytes-mode bytes -j ACCEPT
+iptables-nft -A INPUT -m connbytes ! --connbytes 5 --connbytes-dir reply --connbytes-mode packets -j DROP
+iptables-nft -A INPUT -m connbytes --connbytes 100:200 --connbytes-dir original --connbytes-mode avgpkt -j ACCEPT
+iptables-nft -S
+iptables-nft -L -n -v
+iptables-nft-save
+ip6tables-nft -A INPUT -m conntrack --ctorigsrc 2001:db8::/32 --ctstate NEW,ESTABLISHED -j ACCEPT
+ip6tables-nft -A INPUT -m conntrack ! --ctrepldst 2001:db8::1 --ctproto ipv6-icmp -j DROP
+ip6tables-nft -A INPUT -m connmark --mark 1 -m connbytes --connbytes 1:3 --connbytes-dir original --connbytes-mode packets -j ACCEPT
+ip6tables-nft -A INPUT -m helper --helper ftp -m connlabel --label 2 -j ACCEPT
+ip6tables-nft -S
+ip6tables-nft-save
+iptables-nft -D INPUT -m connlabel --label 5 -j ACCEPT
+iptables-nft -R INPUT 1 -m conntrack --ctstate ESTABLISHED --ctdir REPLY -j ACCEPT
+iptables-nft -S
+nft list ruleset
