@@ -1135,7 +1135,8 @@ void codegen_key_put(struct codegen_key *k, const void *v, size_t len);
  *		it before the constants are written), or NULL if none
  * @state_slot: optional, for expressions with state shared by every CPU
  *		(one u64 of the state map, in a slot the rule owns as long as
- *		it lives, like a counter slot): where the model keeps @e's slot
+ *		it lives, like a counter slot): where the model keeps @e's slot,
+ *		NULL if this @e has no state (an xt match without)
  * @state_init: the slot's first value when the rule is created; @now is
  *		CLOCK_MONOTONIC in ns, the clock of bpf_ktime_get_ns()
  */

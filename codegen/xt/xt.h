@@ -39,6 +39,11 @@
  * @consts: optional: write the @const_size bytes of constants (instead of
  *	    the info slice)
  * @log_prefix: optional: see codegen_expr_ops.log_prefix
+ * @state_init: optional: the match keeps one u64 of the state map,
+ *	        shared by every CPU (the kernel's per-rule master), in a
+ *	        slot the rule owns (x->dp_aux; the constants carry it as
+ *	        their first u32 for codegen_emit_slot_lookup()); its first
+ *	        value
  * @shape: what determines the code
  * @consts: write @const_size bytes
  * @emit: the code
@@ -56,6 +61,7 @@ struct codegen_xt_ops {
 	uint32_t (*const_size_of)(const struct expr_xt *x);
 	void (*consts)(const struct expr_xt *x, uint8_t *dst);
 	uint32_t *(*log_prefix)(struct expr_xt *x, const char **prefix);
+	uint64_t (*state_init)(const struct expr_xt *x);
 	void (*shape)(const struct expr_xt *x, struct codegen_key *k);
 	void (*emit)(struct codegen_prog *p, const struct expr_xt *x,
 		     const struct codegen_expr_ctx *ec);
@@ -73,7 +79,8 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_hashlimit2, codegen_xt_hashlimit3, codegen_xt_ebt_ip,
 	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner,
 	codegen_xt_connmark, codegen_xt_connlabel, codegen_xt_helper,
-	codegen_xt_connbytes;
+	codegen_xt_connbytes,
+	codegen_xt_statistic, codegen_xt_quota;
 
 /*
  * codegen_xt_find - the translation of @x among @ops[0..n): same name and

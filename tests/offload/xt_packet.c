@@ -663,6 +663,60 @@ Test(xt_packet, connlabel_set_is_refused)
 	ruleset_rule_free(r);
 }
 
+Test(xt_packet, statistic_nth_every_third_and_random_bounds)
+{
+	uint32_t info[6] = { 1 /* mode nth, flags 0 */, 2 /* every - 1 */, 0, 1 };
+	int i, want[6] = { 0, -EPERM, 0, 0, -EPERM, 0 };
+	int l53 = listener(SOCK_DGRAM, 53);	/* no port unreachable errors */
+
+	/* every 3, count starting at 1 (nth.count): the packet taking it
+	 * from 2 to 0 matches: the 2nd, 5th, ... */
+	drop_rule("statistic", 0, info, 24);
+	for (i = 0; i < 6; i++)
+		cr_assert_eq(udp_send(53, 5, 0), want[i], "packet %d", i + 1);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	/* --mode random --probability 1: every packet; ! --probability 1: none */
+	info[0] = 0;
+	info[1] = 0x80000000u;
+	drop_rule("statistic", 0, info, 24);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[0] = 1u << 16;	/* flags XT_STATISTIC_INVERT */
+	drop_rule("statistic", 0, info, 24);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	close(l53);
+}
+
+Test(xt_packet, statistic_nth_count_above_every_is_refused)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 24);
+	uint32_t info[4] = { 1, 2, 0, 3 };
+	struct dp_error err = { 0 };
+	struct rule *r;
+
+	strcpy(x->name, "statistic");
+	x->family = 2;
+	x->len = 24;
+	memcpy(x->info, info, sizeof(info));
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt match 'statistic' mode 1 with a first count above --every is not supported by the nfbpf dataplane");
+	ruleset_rule_free(r);
+}
+
+Test(xt_packet, quota_ends_with_the_packet_that_does_not_fit)
+{
+	uint64_t info[3] = { 0, 99, 0 };	/* --quota 99: three 33-byte packets */
+	int i;
+
+	drop_rule("quota", 0, info, 24);
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(udp_send(53, 5, 0), -EPERM, "packet %d fits", i + 1);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+}
+
 /* LOG target: the same record as the log expression's */
 struct log_got {
 	int n;
