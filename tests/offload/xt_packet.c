@@ -11,6 +11,7 @@
 #include "ruleset_api.h"
 
 #include <arpa/inet.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -714,6 +715,59 @@ Test(xt_packet, quota_ends_with_the_packet_that_does_not_fit)
 	for (i = 0; i < 3; i++)
 		cr_assert_eq(udp_send(53, 5, 0), -EPERM, "packet %d fits", i + 1);
 	cr_assert_eq(udp_send(53, 5, 0), 0);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+}
+
+Test(xt_packet, cpu_of_the_sending_thread)
+{
+	uint32_t info[2] = { 0, 0 };	/* --cpu N */
+	cpu_set_t old, one;
+	int cpu;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof(old), &old), 0);
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &old); cpu++)
+		;
+	cr_assert_lt(cpu, CPU_SETSIZE);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	/* LOCAL_OUT runs on the sender's CPU */
+	cr_assert_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	info[0] = cpu;
+	drop_rule("cpu", 0, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[1] = 1;	/* ! --cpu N */
+	drop_rule("cpu", 0, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[0] = cpu + 1;	/* ! --cpu N + 1 */
+	drop_rule("cpu", 0, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
+Test(xt_packet, time_date_range_and_all_days)
+{
+	/* struct xt_time_info: date_start, date_stop, daytime_start,
+	 * daytime_stop, monthdays, weekdays (u8), flags (u8) */
+	uint32_t info[6] = { 0, 1000000000u /* 2001-09-09 */, 0, 86399,
+			     0xfffffffeu, 0xfe };
+
+	drop_rule("time", 0, info, 22);
+	cr_assert_eq(udp_send(53, 5, 0), 0, "after --datestop");
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[0] = 1000000000u;	/* --datestart 2001-09-09 */
+	info[1] = 0xffffffffu;
+	drop_rule("time", 0, info, 22);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[5] = 0;	/* no weekday */
+	drop_rule("time", 0, info, 22);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[5] = 0xfe;
+	info[4] = 0;	/* no day of the month */
+	drop_rule("time", 0, info, 22);
 	cr_assert_eq(udp_send(53, 5, 0), 0);
 }
 
