@@ -1,4 +1,4 @@
-# iptables-nft/ip6tables-nft: conntrack matches sent as xt (conntrack revision 3 beyond --ctstate, connmark, connlabel, helper, connbytes): listings, -save and the dataplane accept them
+# iptables-nft/ip6tables-nft: matches sent as xt that nfbpfd translates (conntrack revision 3 beyond --ctstate, connmark, connlabel, helper, connbytes, statistic, quota, time, cpu): listings, -save and the dataplane accept them
 iptables-nft -A INPUT -m conntrack --ctstate NEW --ctproto tcp --ctorigdstport 22 -j ACCEPT
 iptables-nft -A INPUT -m conntrack --ctorigsrc 10.0.0.0/8 ! --ctorigdst 10.0.0.1 -j DROP
 iptables-nft -A INPUT -m conntrack --ctreplsrc 192.168.0.0/16 --ctrepldst 192.168.1.1/32 -j ACCEPT
@@ -29,4 +29,21 @@ ip6tables-nft-save
 iptables-nft -D INPUT -m connlabel --label 5 -j ACCEPT
 iptables-nft -R INPUT 1 -m conntrack --ctstate ESTABLISHED --ctdir REPLY -j ACCEPT
 iptables-nft -S
+nft list ruleset
+iptables-nft -A OUTPUT -m statistic --mode nth --every 3 --packet 1 -j ACCEPT
+iptables-nft -A OUTPUT -m statistic --mode random --probability 0.25 -j DROP
+iptables-nft -A OUTPUT -m statistic --mode random ! --probability 0.5 -j ACCEPT
+iptables-nft -A OUTPUT -m quota --quota 1000000 -j ACCEPT
+iptables-nft -A OUTPUT -m quota ! --quota 50 -j DROP
+iptables-nft -A OUTPUT -m time --timestart 08:00 --timestop 17:00 --weekdays Mon,Tue,Wed,Thu,Fri -j ACCEPT
+iptables-nft -A OUTPUT -m time --datestart 2020-01-01T00:00:00 --datestop 2030-12-31 --kerneltz -j ACCEPT
+iptables-nft -A OUTPUT -m time --timestart 22:00 --timestop 04:00 --contiguous --monthdays 1,15 -j DROP
+iptables-nft -A OUTPUT -m cpu --cpu 1 -j ACCEPT
+iptables-nft -A OUTPUT -m cpu ! --cpu 0 -j DROP
+iptables-nft -S OUTPUT
+iptables-nft -L OUTPUT -n -v
+iptables-nft-save
+ip6tables-nft -A OUTPUT -m statistic --mode nth --every 2 --packet 0 -m quota --quota 4096 -j ACCEPT
+ip6tables-nft -A OUTPUT -m time --weekdays Sat,Sun -m cpu --cpu 0 -j DROP
+ip6tables-nft-save
 nft list ruleset
