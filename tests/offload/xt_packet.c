@@ -771,6 +771,80 @@ Test(xt_packet, time_date_range_and_all_days)
 	cr_assert_eq(udp_send(53, 5, 0), 0);
 }
 
+/* IPv4 TCP packet with @flags, tos @tos and @olen option bytes @opt */
+static uint32_t tcp_pkt(uint8_t *b, uint8_t flags, uint8_t tos,
+			const uint8_t *opt, uint32_t olen)
+{
+	uint32_t n = tm_ip4(b, 6, 1000, 80, 0) + olen;
+
+	memmove(b + 40 + olen, b + 40, 8);
+	if (olen)
+		memcpy(b + 40, opt, olen);
+	b[1] = tos;
+	b[3] = n;
+	b[32] = ((20 + olen) / 4) << 4;
+	b[33] = flags;
+	return n;
+}
+
+Test(xt_packet, ecn_tcp_flags_and_ip_ect)
+{
+	uint8_t pkt[128], info[4] = { 0x20 /* --ecn-tcp-cwr */, 0, 0, 0 };
+	uint32_t n;
+
+	out->base->policy = NF_DROP;
+	accept_rule("ecn", 0, info, sizeof(info));
+	n = tcp_pkt(pkt, 0x80, 0, NULL, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	n = tcp_pkt(pkt, 0x20 | 0x40, 0, NULL, 0);	/* URG, ECE */
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[0] = 0x10 | 0x01;	/* ! --ecn-tcp-ece --ecn-ip-ect 2 */
+	info[1] = 0x10;
+	info[2] = 2;
+	accept_rule("ecn", 0, info, sizeof(info));
+	n = tcp_pkt(pkt, 0x80, 0xb8 | 2, NULL, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	n = tcp_pkt(pkt, 0x40, 2, NULL, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	n = tcp_pkt(pkt, 0, 1, NULL, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+}
+
+Test(xt_packet, tcpmss_option_walk_and_hotdrops)
+{
+	static const uint8_t mss[8] = { 1, 1, 2, 4, 0x05, 0xb4, 0, 0 };
+	static const uint8_t mss3[8] = { 2, 3, 0x05, 0xb4, 8, 4, 1, 1 };
+	static const uint8_t late[12] = { 8, 2, 1, 0, 1, 2, 4, 0x05, 0xb4, 0, 0, 0 };
+	uint16_t info[3] = { 1460, 1460, 0 };	/* --mss 1460 */
+	uint8_t pkt[128];
+	uint32_t n;
+
+	out->base->policy = NF_DROP;
+	accept_rule("tcpmss", 0, info, 5);
+	n = tcp_pkt(pkt, 0x02, 0, mss, sizeof(mss));
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	/* kind 8 length 2, NOP, EOL(0) is one byte too: then MSS at 5 */
+	n = tcp_pkt(pkt, 0x02, 0, late, sizeof(late));
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	/* MSS with length 3 is no MSS option: invert (false) */
+	n = tcp_pkt(pkt, 0x02, 0, mss3, sizeof(mss3));
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	n = tcp_pkt(pkt, 0x02, 0, NULL, 0);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+	/* policy accept: only hotdrops drop; options past the end */
+	out->base->policy = NF_ACCEPT;
+	tm_commit_ok(&net);
+	n = tcp_pkt(pkt, 0x02, 0, mss3, sizeof(mss3));
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_ACCEPT);
+	n = tcp_pkt(pkt, 0x02, 0, mss, sizeof(mss));
+	pkt[3] = 20 + 20 + 4;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, 20 + 20 + 4), NF_DROP);
+	n = tcp_pkt(pkt, 0x02, 0, NULL, 0);
+	pkt[32] = 4 << 4;	/* doff 4 */
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, n), NF_DROP);
+}
+
 /* LOG target: the same record as the log expression's */
 struct log_got {
 	int n;
