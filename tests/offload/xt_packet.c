@@ -1357,3 +1357,77 @@ Test(xt_packet, recent_full_table_evicts_the_least_recently_seen)
 	cr_assert_eq(udp_send_to(3, 9), 0);
 	cr_assert_eq(udp_send_to(4, 9), -EPERM);
 }
+
+/* ipv6 header + @n bytes of a mobility header (next header 135) */
+static uint32_t mh6(uint8_t *b, uint8_t proto, uint8_t type, uint32_t n)
+{
+	memset(b, 0, 40 + 8);
+	b[0] = 0x60;
+	b[5] = n;
+	b[6] = 135;
+	b[7] = 64;
+	b[23] = 1;
+	b[39] = 1;
+	b[40] = proto;
+	b[42] = type;
+	return 40 + n;
+}
+
+Test(xt_packet6, mh_type_range_and_hotdrops)
+{
+	uint8_t pkt[64], info[3] = { 2, 5, 0 };	/* --mh-type 2:5 */
+
+	accept_rule6("mh", info, sizeof(info));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, mh6(pkt, 59, 3, 8)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, mh6(pkt, 59, 6, 8)), NF_DROP);
+	tm_rule_del(list_last_entry(&out6->rules, struct rule, list));
+	info[2] = 1;	/* ! --mh-type 2:5 */
+	accept_rule6("mh", info, sizeof(info));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, mh6(pkt, 59, 6, 8)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, mh6(pkt, 59, 3, 8)), NF_DROP);
+	/* hotdrops: payload proto not none, a header cut short; then a
+	 * second rule accepting everything would be too late */
+	accept_rule6("comment", (char[256]){ "all" }, 256);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, mh6(pkt, 59, 3, 8)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, mh6(pkt, 6, 6, 8)), NF_DROP);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, mh6(pkt, 59, 6, 4)), NF_DROP);
+}
+
+Test(xt_packet, cgroup_classid_of_the_sending_socket)
+{
+	uint8_t info[528] = { 0 };
+
+	/* -m cgroup --cgroup 0 (revision 2): a socket outside any net_cls
+	 * class has class id 0 */
+	info[1] = 1;	/* has_classid */
+	drop_rule("cgroup", 2, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[3] = 1;	/* ! --cgroup 0 */
+	drop_rule("cgroup", 2, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[3] = 0;
+	info[4] = 7;	/* --cgroup 7 */
+	drop_rule("cgroup", 2, info, sizeof(info));
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+}
+
+Test(xt_packet, cgroup_path_is_refused)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_MATCH, sizeof(struct expr_xt) + 528);
+	struct dp_error err = { 0 };
+	struct rule *r;
+
+	strcpy(x->name, "cgroup");
+	x->rev = 2;
+	x->family = 2;
+	x->len = 528;
+	x->info[0] = 1;
+	strcpy((char *)x->info + 4, "/");
+	r = tm_rule_new(out, &rb);
+	cr_assert_eq(dataplane_rule_check(out, r, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt match 'cgroup' with --path (the socket's cgroup ancestry) is not supported by the nfbpf dataplane yet");
+	ruleset_rule_free(r);
+}
