@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tcpext.c - matches on TCP header bits and options, and the IP ECN
- * field: ecn (xt_ecn.c ecn_mt4/ecn_mt6) and tcpmss (xt_tcpmss.c
- * tcpmss_mt). Both read the TCP header at par->thoff as the kernel does,
- * whatever the fragment offset (the rule's -p tcp is all they ask).
+ * tcpext.c - matches on TCP header bits and options, the IP ECN field and
+ * the DCCP header: ecn (xt_ecn.c ecn_mt4/ecn_mt6), tcpmss (xt_tcpmss.c
+ * tcpmss_mt) and dccp (xt_dccp.c dccp_mt). ecn and tcpmss read the TCP
+ * header at par->thoff as the kernel does, whatever the fragment offset
+ * (the rule's -p tcp is all they ask).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -185,4 +186,78 @@ static void tcpmss_emit(struct codegen_prog *p, const struct expr_xt *x,
 const struct codegen_xt_ops codegen_xt_tcpmss = {
 	.name = "tcpmss", .rev = 0, .minlen = 5, .const_size = 4,
 	.shape = tcpmss_shape, .emit = tcpmss_emit,
+};
+
+/*
+ * dccp: struct xt_dccp_info { u16 dpts[2] @0, spts[2] @4; u16 flags @8,
+ * invflags @10; u16 typemask @12; u8 option @14 }: a non-first fragment:
+ * false; a DCCP header (12 bytes) past the packet: hotdrop; then each
+ * test asked for, ^ its inversion: source and destination port ranges,
+ * typemask & (1 << dccph_type) (bits 1-4 of byte 8). --dccp-option walks
+ * up to 1020 option bytes: refused.
+ */
+#define DCCP_SRC_PORTS		0x01
+#define DCCP_DEST_PORTS		0x02
+#define DCCP_TYPE		0x04
+#define DCCP_OPTION		0x08
+
+static uint16_t dccp_u16(const struct expr_xt *x, uint32_t off)
+{
+	uint16_t v;
+
+	memcpy(&v, x->info + off, 2);
+	return v;
+}
+
+static int dccp_check(const struct expr_xt *x, struct dp_error *err)
+{
+	if (!(dccp_u16(x, 8) & DCCP_OPTION))
+		return 0;
+	err->msg = "xt match 'dccp' with --dccp-option is not supported by the nfbpf dataplane yet";
+	return -EOPNOTSUPP;
+}
+
+static void dccp_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	uint8_t v[2] = { dccp_u16(x, 8) & 7, dccp_u16(x, 10) & dccp_u16(x, 8) & 7 };
+
+	codegen_key_put(k, v, 2);
+}
+
+static void dccp_emit(struct codegen_prog *p, const struct expr_xt *x,
+		      const struct codegen_expr_ctx *ec)
+{
+	uint16_t f = dccp_u16(x, 8), inv = dccp_u16(x, 10);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), ec->l_break);
+	codegen_xt_emit_th(p, ec, 12);
+	codegen_emit(p, INSN_MOV64_REG(R4, R0));
+	if (f & DCCP_SRC_PORTS) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R4, 0));
+		codegen_emit(p, INSN_TO_BE(R1, 16));
+		codegen_xt_emit_port_range(p, ec, ec->cbase + 4, inv & DCCP_SRC_PORTS);
+	}
+	if (f & DCCP_DEST_PORTS) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R4, 2));
+		codegen_emit(p, INSN_TO_BE(R1, 16));
+		codegen_xt_emit_port_range(p, ec, ec->cbase, inv & DCCP_DEST_PORTS);
+	}
+	if (f & DCCP_TYPE) {
+		/* r3 = typemask & (1 << type) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R4, 8));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 15));
+		codegen_emit(p, INSN_MOV64_IMM(R2, 1));
+		codegen_emit(p, INSN_ALU64_REG(BPF_LSH, R2, R1));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R3, R7, ec->cbase + 12));
+		codegen_emit(p, INSN_ALU64_REG(BPF_AND, R3, R2));
+		codegen_emit_jmp(p, INSN_JMP_IMM((inv & DCCP_TYPE) ? BPF_JNE : BPF_JEQ,
+						 R3, 0, 0), ec->l_break);
+	}
+}
+
+const struct codegen_xt_ops codegen_xt_dccp = {
+	.name = "dccp", .rev = 0, .minlen = 15, .check = dccp_check,
+	.const_size = 16, .shape = dccp_shape, .emit = dccp_emit,
 };

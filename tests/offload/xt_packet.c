@@ -1431,3 +1431,39 @@ Test(xt_packet, cgroup_path_is_refused)
 	cr_assert_str_eq(err.msg, "xt match 'cgroup' with --path (the socket's cgroup ancestry) is not supported by the nfbpf dataplane yet");
 	ruleset_rule_free(r);
 }
+
+/* IPv4 + a 12-byte DCCP header (sport, dport, type) */
+static uint32_t dccp_pkt(uint8_t *b, uint16_t sport, uint16_t dport,
+			 uint8_t type, uint16_t frag_off)
+{
+	uint32_t n = tm_ip4(b, 33, sport, dport, frag_off) + 4;
+
+	b[3] = n;
+	b[28] = (type << 1) | 1;	/* x = 1, type */
+	return n;
+}
+
+Test(xt_packet, dccp_ports_types_and_hotdrop)
+{
+	uint16_t info[8] = { 80, 80, 0, 0xffff, 0x02 | 0x04, 0, 1 << 0 };
+	uint8_t pkt[128];
+
+	/* -p dccp --dport 80 --dccp-types REQUEST */
+	out->base->policy = NF_DROP;
+	accept_rule("dccp", 0, info, 15);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, dccp_pkt(pkt, 5, 80, 0, 0)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, dccp_pkt(pkt, 5, 80, 1, 0)), NF_DROP);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, dccp_pkt(pkt, 5, 81, 0, 0)), NF_DROP);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, dccp_pkt(pkt, 5, 80, 0, 2)), NF_DROP);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[5] = 0x04;	/* ! --dccp-types REQUEST */
+	accept_rule("dccp", 0, info, 15);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, dccp_pkt(pkt, 5, 80, 15, 0)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, dccp_pkt(pkt, 5, 80, 0, 0)), NF_DROP);
+	/* policy accept: a header cut short hotdrops */
+	out->base->policy = NF_ACCEPT;
+	tm_commit_ok(&net);
+	dccp_pkt(pkt, 5, 80, 15, 0);
+	pkt[3] = 20 + 10;
+	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, 30), NF_DROP);
+}
