@@ -79,11 +79,9 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_hashlimit2, codegen_xt_hashlimit3, codegen_xt_ebt_ip,
 	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner,
 	codegen_xt_connmark, codegen_xt_connlabel, codegen_xt_helper,
-	codegen_xt_connbytes,
-	codegen_xt_statistic, codegen_xt_quota,
-	codegen_xt_time, codegen_xt_cpu,
-	codegen_xt_ecn4, codegen_xt_ecn6, codegen_xt_tcpmss,
-	codegen_xt_cgroup0, codegen_xt_cgroup2, codegen_xt_mh,
+	codegen_xt_connbytes, codegen_xt_statistic, codegen_xt_quota,
+	codegen_xt_time, codegen_xt_cpu, codegen_xt_ecn4, codegen_xt_ecn6,
+	codegen_xt_tcpmss, codegen_xt_cgroup0, codegen_xt_cgroup2, codegen_xt_mh,
 	codegen_xt_dccp;
 
 /*
