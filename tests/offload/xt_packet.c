@@ -1467,3 +1467,20 @@ Test(xt_packet, dccp_ports_types_and_hotdrop)
 	pkt[3] = 20 + 10;
 	cr_assert_eq(tm_run(&net, out, 2, HOOK_OUT, pkt, 30), NF_DROP);
 }
+
+Test(xt_packet, realm_of_the_route)
+{
+	uint32_t info[3] = { 0, 0xffffffff, 0 };	/* --realm 0 */
+
+	/* the loopback route has no realm: class id 0 */
+	drop_rule("realm", 0, info, 9);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[0] = 5;	/* --realm 5 */
+	drop_rule("realm", 0, info, 9);
+	cr_assert_eq(udp_send(53, 5, 0), 0);
+	tm_rule_del(list_last_entry(&out->rules, struct rule, list));
+	info[2] = 1;	/* ! --realm 5 */
+	drop_rule("realm", 0, info, 9);
+	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+}

@@ -1,4 +1,4 @@
-# iptables-nft/ip6tables-nft: matches sent as xt that nfbpfd translates (conntrack revision 3 beyond --ctstate, connmark, connlabel, helper, connbytes, statistic, quota, time, cpu, ecn, tcpmss, dccp, cgroup, mh): listings, -save and the dataplane accept them
+# iptables-nft/ip6tables-nft: matches sent as xt that nfbpfd translates (conntrack revision 3 beyond --ctstate, connmark, connlabel, helper, connbytes, statistic, quota, time, cpu, ecn, tcpmss, dccp, cgroup, mh, realm): listings, -save and the dataplane accept them
 iptables-nft -A INPUT -m conntrack --ctstate NEW --ctproto tcp --ctorigdstport 22 -j ACCEPT
 iptables-nft -A INPUT -m conntrack --ctorigsrc 10.0.0.0/8 ! --ctorigdst 10.0.0.1 -j DROP
 iptables-nft -A INPUT -m conntrack --ctreplsrc 192.168.0.0/16 --ctrepldst 192.168.1.1/32 -j ACCEPT
@@ -54,6 +54,8 @@ iptables-nft -A INPUT -p tcp -m tcpmss ! --mss 1400 -j DROP
 iptables-nft -A INPUT -p dccp -m dccp --sport 1000:2000 --dccp-types REQUEST,DATA -j ACCEPT
 iptables-nft -A OUTPUT -m cgroup --cgroup 0x100001 -j ACCEPT
 iptables-nft -A OUTPUT -m cgroup ! --cgroup 7 -j DROP
+iptables-nft -A OUTPUT -m realm --realm 0x10/0xf0 -j ACCEPT
+iptables-nft -A FORWARD -m realm ! --realm 3 -j DROP
 ip6tables-nft -A INPUT -p mh -m mh --mh-type binding-update -j ACCEPT
 ip6tables-nft -A INPUT -p mh -m mh ! --mh-type 1:4 -j DROP
 ip6tables-nft -A INPUT -p tcp -m ecn ! --ecn-ip-ect 1 -m tcpmss --mss 1220 -j ACCEPT
