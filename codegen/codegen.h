@@ -1135,7 +1135,8 @@ void codegen_key_put(struct codegen_key *k, const void *v, size_t len);
  *		it before the constants are written), or NULL if none
  * @state_slot: optional, for expressions with state shared by every CPU
  *		(one u64 of the state map, in a slot the rule owns as long as
- *		it lives, like a counter slot): where the model keeps @e's slot
+ *		it lives, like a counter slot): where the model keeps @e's slot,
+ *		NULL if this @e has no state (an xt match without)
  * @state_init: the slot's first value when the rule is created; @now is
  *		CLOCK_MONOTONIC in ns, the clock of bpf_ktime_get_ns()
  */
@@ -1290,6 +1291,13 @@ void codegen_emit_scale(struct codegen_prog *p, int16_t cmod, int16_t coff,
  * none); r2 clobbered. Emitted by ct (codegen/expr/ct.c).
  */
 void codegen_emit_ct_state(struct codegen_prog *p, uint32_t untracked);
+/*
+ * codegen_emit_ct_ext_find - r9 = the extension @id (env->off.ext_*) of
+ * the nf_conn in r9 (nf_ct_ext_find()); none: goto @l_none. Clobbers
+ * r0-r5 and st->scratch.
+ */
+void codegen_emit_ct_ext_find(struct codegen_prog *p, const struct codegen_env *env,
+			      int16_t id, uint32_t l_none);
 /* dst = 0 for @len bytes of registers from slot @slot, rounded up to words */
 void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len);
 /* copy @len bytes from (@src + @soff) to (@dst + @doff) in words, halves

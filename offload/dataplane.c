@@ -1760,9 +1760,11 @@ static int rule_states(struct dataplane *dp, struct rule *rule,
 	uint64_t now;
 	int ret;
 
-	rule_for_each_expr(e, rule)
-		if (codegen_expr_ops[e->type]->state_slot)
+	rule_for_each_expr(e, rule) {
+		ops = codegen_expr_ops[e->type];
+		if (ops->state_slot && ops->state_slot(e))
 			n++;
+	}
 	if (!n)
 		return 0;
 	r->states = calloc(n, sizeof(uint32_t));
@@ -1777,6 +1779,8 @@ static int rule_states(struct dataplane *dp, struct rule *rule,
 		if (!ops->state_slot)
 			continue;
 		sp = ops->state_slot(e);
+		if (!sp)
+			continue;	/* an expression kind some of whose have none */
 		slot = state_slot_take(dp, *sp, ops->state_init(e, now), &ret);
 		if (!slot)
 			return ret;
