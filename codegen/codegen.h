@@ -1252,6 +1252,7 @@ extern const struct codegen_expr_ops codegen_expr_dup;
 extern const struct codegen_expr_ops codegen_expr_dynset;
 extern const struct codegen_expr_ops codegen_expr_fib;
 extern const struct codegen_expr_ops codegen_expr_rt;
+extern const struct codegen_expr_ops codegen_expr_connlimit;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 
