@@ -10,6 +10,29 @@
  * netfilter BPF program cannot call the conntrack lookup kfuncs (XDP and tc
  * only), so the dataplane refuses the expression at commit rather than
  * count differently.
+ *
+ * What 6.18.44 does, measured with real connections (tests/dataplane
+ * c10-c12 --kernel-only, and by hand): nf_conncount_add_skb() takes the
+ * packet's nf_conn (not a template) or, without one, the tuple of its
+ * headers (nf_ct_get_tuplepr(), failure: -ENOENT, the rule drops) and
+ * the conntrack found for it. A confirmed and ASSURED conntrack: -EEXIST,
+ * the list is only collected (nf_conncount_gc_list(): not within the
+ * jiffy of the last collection). A confirmed one not yet assured (a
+ * loopback connection at input, a one-way or young UDP flow): the list
+ * is scanned (a duplicate tuple ends the scan, nothing added). Else the
+ * scan runs unless within the jiffy of the last one and fewer than 64
+ * entries were added since; it drops entries whose conntrack is gone
+ * (only when this CPU added them or they are 2 jiffies old) or in TCP
+ * CLOSE/TIME_WAIT, and stops after 64 such; then the tuple is appended.
+ * The count is compared after that.
+ *
+ * Doing it in BPF: the stored entries can keep their nf_conn pointer
+ * beside the tuple and zone, and a gone conntrack be told by reading the
+ * object (SLAB_TYPESAFE_BY_RCU: still an nf_conn) with
+ * bpf_probe_read_kernel(): same original tuple, confirmed, not dying,
+ * refcount not 0. What that cannot see is another live conntrack with
+ * the stored tuple (in either direction), nor the conntrack of a packet
+ * that has none attached.
  */
 #include <errno.h>
 
