@@ -529,6 +529,8 @@ struct codegen_env {
 		/* sk_buff.cb + inet_skb_parm.opt + ip_options.optlen: the
 		 * 8 bytes of struct codegen_reject_rec.ipopt (-1: unknown) */
 		int16_t ipcb_opt;
+		/* nf_conn ct_general.use and proto.tcp.state (connlimit) */
+		int16_t ct_use, ct_tcp_state;
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
@@ -542,6 +544,9 @@ struct codegen_env {
 	int hl_ent_fd;		/* ... their entries */
 	int hl_count_fd;	/* ... their entry counts */
 	uint32_t recent_n;	/* entries per recent table (ip_list_tot) */
+	int cl_fd;		/* connlimit lists (HASH, key the instance id) */
+	int cl_zero_fd;		/* ARRAY of 1: an empty list, to create one */
+	int cl_scratch_fd;	/* PERCPU_ARRAY of 1: connlimit working data */
 };
 
 /*
@@ -597,6 +602,64 @@ struct codegen_recent_ent {
 	uint16_t pad;
 	uint64_t lru;
 	uint64_t stamps[RECENT_STAMPS];
+};
+
+/*
+ * connlimit lists (codegen/expr/connlimit.c): one per instance (a rule's
+ * "ct count"), a value of env->cl_fd keyed by the instance id its state
+ * word holds, created by the first packet from env->cl_zero_fd's empty
+ * list. Entries are in the kernel's list order, [0, count).
+ */
+#define CL_ENTS			64	/* connections a list holds */
+#define CL_LISTS_MAX		65536	/* lists per namespace */
+#define CL_TUPLE_LEN		40	/* struct nf_conntrack_tuple */
+
+/**
+ * struct codegen_cl_ent - one counted connection (nf_conncount_tuple)
+ * @ct: the nf_conn it came from (0: the packet had none)
+ * @tuple: its original tuple, as the kernel lays it out
+ * @zone: its struct nf_conntrack_zone (id, flags, dir)
+ * @jiffies: (u32)jiffies when added
+ * @cpu: the CPU that added it
+ */
+struct codegen_cl_ent {
+	uint64_t ct;
+	uint8_t tuple[CL_TUPLE_LEN];
+	uint32_t zone;
+	uint32_t jiffies;
+	uint32_t cpu;
+	uint32_t pad;
+};
+
+/**
+ * struct codegen_cl_list - nf_conncount_list
+ * @count: entries in use
+ * @last_gc: (u32)jiffies of the last collection
+ * @last_gc_count: @count after it
+ */
+struct codegen_cl_list {
+	uint32_t count;
+	uint32_t last_gc;
+	uint32_t last_gc_count;
+	uint32_t pad;
+	struct codegen_cl_ent ent[CL_ENTS];
+};
+
+/** struct codegen_cl_scratch - per-CPU working data of one evaluation */
+struct codegen_cl_scratch {
+	uint8_t ptuple[CL_TUPLE_LEN];	/* the packet's conntrack's tuple */
+	uint32_t pzone;
+	uint32_t cpu;
+	uint8_t btuple[CL_TUPLE_LEN];	/* read from an entry's nf_conn */
+	uint64_t bstatus;
+	uint32_t buse;
+	uint32_t btimeout;
+	uint32_t btcp;
+	uint32_t now;
+	uint32_t w;
+	uint32_t n;
+	uint32_t mode;
+	uint32_t pad;
 };
 
 /* codegen_recent_hash - the map key of the recent table named @name */

@@ -777,6 +777,12 @@ static void dp_free(struct dataplane *dp)
 		close(dp->env.state_fd);
 	if (dp->env.gen_fd > 0)
 		close(dp->env.gen_fd);
+	if (dp->env.cl_fd > 0)
+		close(dp->env.cl_fd);
+	if (dp->env.cl_zero_fd > 0)
+		close(dp->env.cl_zero_fd);
+	if (dp->env.cl_scratch_fd > 0)
+		close(dp->env.cl_scratch_fd);
 	if (dp->env.progs_fd > 0)
 		close(dp->env.progs_fd);
 	if (dp->env.progs_tc_fd > 0)
@@ -1166,6 +1172,20 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 				   &dp->env.fib6_fd);
 	dp->env.recent_fd = -1;
 	dp->env.hl_table_fd = dp->env.hl_ent_fd = dp->env.hl_count_fd = -1;
+	/* connlimit lists: one per rule instance, made by the first packet */
+	{
+		LIBBPF_OPTS(bpf_map_create_opts, noprealloc,
+			    .map_flags = BPF_F_NO_PREALLOC);
+
+		dp->env.cl_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "nfbpf_connlim", 8,
+					       sizeof(struct codegen_cl_list),
+					       CL_LISTS_MAX, &noprealloc);
+		dp->env.cl_zero_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_cl_zero", 4,
+						    sizeof(struct codegen_cl_list), 1, NULL);
+		dp->env.cl_scratch_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY,
+						       "nfbpf_cl_scr", 4,
+						       sizeof(struct codegen_cl_scratch), 1, NULL);
+	}
 	dp->recent = dp_recent_new();
 	dp->hl = dp_hl_new();
 	if (!dp->recent || !dp->hl) {
@@ -1176,7 +1196,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
 	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||
 	    dp->env.heads_fd < 0 || dp->env.ring_fd < 0 ||
-	    dp->env.inflight_fd < 0 || dp->env.fold_fd < 0) {
+	    dp->env.inflight_fd < 0 || dp->env.fold_fd < 0 ||
+	    dp->env.cl_fd < 0 || dp->env.cl_zero_fd < 0 || dp->env.cl_scratch_fd < 0) {
 		ret = -errno;
 		err->msg = "cannot create the nfbpf dataplane maps";
 		goto out_free;

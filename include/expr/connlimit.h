@@ -9,6 +9,8 @@
  * @limit (under, with @invert)
  * @limit: NFTA_CONNLIMIT_COUNT
  * @invert: NFT_CONNLIMIT_F_INV ("ct count over"): break while not over
+ * @slot: dataplane state slot holding the id of the instance's list,
+ *	  assigned at commit (0 = none yet)
  *
  * The kernel gives every instance (a rule's, a set element's) a list of
  * its own (nf_conncount_list), started empty; the model holds only the
@@ -17,5 +19,6 @@
 struct expr_connlimit {
 	uint32_t limit;
 	bool invert;
+	uint32_t slot;
 };
 #endif
