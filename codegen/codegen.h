@@ -613,6 +613,7 @@ struct codegen_recent_ent {
 #define CL_ENTS			64	/* connections a list holds */
 #define CL_LISTS_MAX		65536	/* lists per namespace */
 #define CL_TUPLE_LEN		40	/* struct nf_conntrack_tuple */
+#define CL_ID_TAG		(1ull << 63)	/* in a state word: a list id */
 
 /**
  * struct codegen_cl_ent - one counted connection (nf_conncount_tuple)
@@ -636,12 +637,15 @@ struct codegen_cl_ent {
  * @count: entries in use
  * @last_gc: (u32)jiffies of the last collection
  * @last_gc_count: @count after it
+ * @lock: 1 while a packet works on the list (list->list_lock), taken
+ *	  with a compare-and-swap: a bpf_spin_lock cannot be held across
+ *	  the helper calls of the scan
  */
 struct codegen_cl_list {
 	uint32_t count;
 	uint32_t last_gc;
 	uint32_t last_gc_count;
-	uint32_t pad;
+	uint32_t lock;
 	struct codegen_cl_ent ent[CL_ENTS];
 };
 

@@ -685,8 +685,17 @@ static void rec_free(struct dataplane *dp, struct dp_rec *r)
 	alloc_put(&dp->entries, r->idx);
 	for (i = 0; i < r->nslots; i++)
 		alloc_put(&dp->counters, r->slots[i]);
-	for (i = 0; i < r->nstates; i++)
+	for (i = 0; i < r->nstates; i++) {
+		/* a ct count's list goes with its rule */
+		if (!dp->freeing && r->states[i] < dp->state_cap) {
+			uint64_t id = __atomic_load_n(&dp->state_mem[r->states[i]],
+						      __ATOMIC_RELAXED);
+
+			if (id & CL_ID_TAG)
+				bpf_map_delete_elem(dp->env.cl_fd, &id);
+		}
 		alloc_put(&dp->states, r->states[i]);
+	}
 	free(r->slots);
 	free(r->states);
 	free(r);

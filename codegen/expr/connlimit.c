@@ -51,6 +51,7 @@
 #define TCP_TIME_WAIT	7	/* TCP_CONNTRACK_TIME_WAIT */
 #define TCP_CLOSE	8	/* TCP_CONNTRACK_CLOSE */
 #define GC_MAX_COLLECT	64	/* CONNCOUNT_GC_MAX_COLLECT */
+#define LOCK_TRIES	256	/* then the packet is dropped, as a failed add */
 
 /* constants: u32 state slot (the instance id), u32 limit, u32 invert */
 #define C_SLOT		0
@@ -310,6 +311,192 @@ static void emit_scan(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_label_bind(p, l_end);
 }
 
+/* copy @len bytes (a multiple of 2, at most 16) from st + @src to r9 + @dst */
+static void emit_copy_st(struct codegen_prog *p, int16_t dst, int16_t src,
+			 uint32_t len)
+{
+	uint32_t k = 0;
+
+	for (; k + 8 <= len; k += 8) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, src + k));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, dst + k));
+	}
+	for (; k + 4 <= len; k += 4) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, src + k));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, dst + k));
+	}
+	for (; k + 2 <= len; k += 2) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, src + k));
+		codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, dst + k));
+	}
+}
+
+/*
+ * The tuple of the packet's headers into scratch.ptuple
+ * (nf_ct_get_tuplepr() with nf_ct_get_tuple()): addresses, protocol and
+ * the ports (TCP, UDP, UDP-Lite, SCTP, DCCP) or ICMP/ICMPv6 type, code and
+ * id; other protocols and GRE version 0 have none. Where the kernel fails
+ * (no transport header, IPv6 no next header, a non-first fragment, a short
+ * transport header)
+ * the rule drops (nft_connlimit: -ENOENT is NF_DROP); so does GRE version
+ * 1 (PPTP), whose key the kernel finds in its keymap.
+ */
+static void emit_pkt_tuple(struct codegen_prog *p, const struct codegen_env *env,
+			   uint32_t l_drop)
+{
+	const int16_t tu = S(ptuple);
+	uint32_t l_v6 = codegen_label_new(p);
+	uint32_t l_l4 = codegen_label_new(p);
+	uint32_t l_icmp = codegen_label_new(p);
+	uint32_t l_gre = codegen_label_new(p);
+	uint32_t l_ports = codegen_label_new(p);
+	uint32_t l_out = codegen_label_new(p);
+	int16_t k;
+
+	for (k = 0; k < CL_TUPLE_LEN; k += 8)
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, tu + k, 0));
+	/* no transport header, or a non-first fragment: drop */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L4PROTO));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_drop);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
+	/* src.l3num = nfproto (AF_INET/AF_INET6); the addresses */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, tu + env->off.tup_l3num));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 2, 0), l_v6);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 20, 0), l_drop);
+	emit_copy_st(p, tu + env->off.tup_src_u3, ST_OFF(pktc) + 12, 4);
+	emit_copy_st(p, tu + env->off.tup_dst_u3, ST_OFF(pktc) + 16, 4);
+	codegen_emit_jmp(p, INSN_JA(0), l_l4);
+	codegen_label_bind(p, l_v6);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 40, 0), l_drop);
+	emit_copy_st(p, tu + env->off.tup_src_u3, ST_OFF(pktc) + 8, 16);
+	emit_copy_st(p, tu + env->off.tup_dst_u3, ST_OFF(pktc) + 24, 16);
+	/* ipv6_skip_exthdr() fails at NEXTHDR_NONE */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(l4proto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 59, 0), l_drop);
+	/* dst.protonum; per protocol */
+	codegen_label_bind(p, l_l4);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(l4proto)));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R9, R1, tu + env->off.tup_protonum));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, PKT_OFF(thc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 1, 0), l_icmp);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 58, 0), l_icmp);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 47, 0), l_gre);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 6, 0), l_ports);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 17, 0), l_ports);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 136, 0), l_ports);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 132, 0), l_ports);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 33, 0), l_ports);
+	codegen_emit_jmp(p, INSN_JA(0), l_out);
+	/* ports: src.u.all, dst.u.all */
+	codegen_label_bind(p, l_ports);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R2, 4, 0), l_drop);
+	emit_copy_st(p, tu + env->off.tup_src_u, ST_THC_OFF, 2);
+	emit_copy_st(p, tu + env->off.tup_dst_u, ST_THC_OFF + 2, 2);
+	codegen_emit_jmp(p, INSN_JA(0), l_out);
+	/* icmp: dst.u.icmp.type, code; src.u.icmp.id */
+	codegen_label_bind(p, l_icmp);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R2, 8, 0), l_drop);
+	emit_copy_st(p, tu + env->off.tup_dst_u, ST_THC_OFF, 2);
+	emit_copy_st(p, tu + env->off.tup_src_u, ST_THC_OFF + 4, 2);
+	codegen_emit_jmp(p, INSN_JA(0), l_out);
+	/* gre: version 0 has no key; version 1 (pptp) is not served */
+	codegen_label_bind(p, l_gre);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R2, 2, 0), l_out);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, ST_THC_OFF + 1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 7));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 1, 0), l_drop);
+	codegen_label_bind(p, l_out);
+}
+
+/*
+ * Without a conntrack on the packet, the kernel looks its tuple up in
+ * the conntrack table (nf_conntrack_find_get()); a BPF program can look
+ * in the conntracks this list holds: an entry whose live nf_conn has the
+ * tuple as its original or reply tuple. Found: FP_CT and bstatus are
+ * that one's. (Another conntrack with that tuple is not seen.)
+ */
+static void emit_lookup(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_loop = codegen_label_new(p);
+	uint32_t l_next = codegen_label_new(p);
+	uint32_t l_reply = codegen_label_new(p);
+	uint32_t l_live = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p);
+	uint32_t l_none = codegen_label_new(p);
+
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, FP_I, 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_LIST));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R1, L(count)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R2, S(n)));
+	codegen_label_bind(p, l_loop);
+	emit_loop_head(p, l_none);
+	emit_ent_ct(p);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_next);
+	/* the original tuple, else the reply tuple, is the packet's */
+	emit_read(p, S(btuple), CL_TUPLE_LEN, R3, env->off.ct_tuple);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_next);
+	emit_tuple_ne(p, R9, S(btuple), R9, S(ptuple), l_reply);
+	codegen_emit_jmp(p, INSN_JA(0), l_live);
+	codegen_label_bind(p, l_reply);
+	emit_ent_ct(p);
+	emit_read(p, S(btuple), CL_TUPLE_LEN, R3,
+		  env->off.ct_tuple + env->off.ct_tuple_stride);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_next);
+	/* the reply tuple's dst.dir is IP_CT_DIR_REPLY: compare without it */
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, S(btuple) + CL_TUPLE_LEN - 1, 0));
+	emit_tuple_ne(p, R9, S(btuple), R9, S(ptuple), l_next);
+	/* in the table: confirmed, not dying, referenced, not expired */
+	codegen_label_bind(p, l_live);
+	emit_ent_ct(p);
+	emit_read(p, S(bstatus), 8, R3, env->off.ct_status);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_next);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9, S(bstatus)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, IPS_CONFIRMED | IPS_DYING));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, IPS_CONFIRMED, 0), l_next);
+	emit_ent_ct(p);
+	emit_read(p, S(buse), 4, R3, env->off.ct_use);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_next);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, S(buse)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_next);
+	emit_ent_ct(p);
+	emit_read(p, S(btimeout), 4, R3, env->off.ct_timeout);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_next);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, S(btimeout)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R9, S(now)));
+	codegen_emit(p, INSN_ALU32_REG(BPF_SUB, R1, R2));
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JSLE, R1, 0, 0), l_next);
+	/* and of the packet's zone */
+	emit_ent(p, R2);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R9, S(pzone)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R5, R2, E(zone)));
+	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R4, R5, 0), l_next);
+	/* found: the packet's conntrack */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R2, E(ct)));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R3, FP_CT));
+	codegen_emit_jmp(p, INSN_JA(0), l_end);
+	codegen_label_bind(p, l_next);
+	emit_inc_i(p);
+	codegen_emit_jmp(p, INSN_JA(0), l_loop);
+	/* not found: no conntrack (not confirmed) */
+	codegen_label_bind(p, l_none);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, S(bstatus), 0));
+	codegen_label_bind(p, l_end);
+}
+
+/* list->lock = 0 (r@list; r0, r3) */
+static void emit_unlock(struct codegen_prog *p, int list)
+{
+	/* r0 = 1; cmpxchg(list->lock, 1, 0): the release */
+	codegen_emit(p, INSN_MOV64_IMM(R0, 1));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_emit(p, INSN_ATOMIC_CMPXCHG(BPF_W, list, R3, L(lock)));
+}
+
 static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 			   const struct codegen_expr_ctx *ec)
 {
@@ -326,7 +513,18 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	uint32_t l_append = codegen_label_new(p);
 	uint32_t l_count = codegen_label_new(p);
 	uint32_t l_end = codegen_label_new(p);
+	uint32_t l_try = codegen_label_new(p);
+	uint32_t l_locked = codegen_label_new(p);
+	uint32_t l_drop_locked = codegen_label_new(p);
+	uint32_t l_pkt = codegen_label_new(p);
+	uint32_t l_tmpl = codegen_label_new(p);
+	uint32_t l_got = codegen_label_new(p);
+	uint32_t l_found = codegen_label_new(p);
+	static const uint8_t dflt[4] = { 0, 0, 0, 3 };	/* nf_ct_zone_dflt */
+	int32_t zone_dflt;
 	int16_t k;
+
+	memcpy(&zone_dflt, dflt, 4);
 
 	(void)e;
 	if (!served(env)) {
@@ -377,19 +575,49 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R0, S(now)));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R0, S(cpu)));
-	/* 3. the packet's conntrack (none, or a template: not served yet) */
+	/* 3. the packet's conntrack and its tuple and zone; none or a
+	 * template: the tuple of the headers, the template's zone or the
+	 * default one (id 0, both directions) */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, S(bstatus), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, S(mode), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, S(pzone), zone_dflt));
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, PKT_OFF(nfct)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, ~CTINFO_MASK));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_drop);
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, FP_CT));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_pkt);
 	emit_read(p, S(bstatus), 8, R1, env->off.ct_status);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9, S(bstatus)));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, IPS_TEMPLATE));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, FP_CT));
-	emit_read(p, S(ptuple), CL_TUPLE_LEN, R2, env->off.ct_tuple);
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, FP_CT));
 	emit_read(p, S(pzone), 4, R2, env->off.ct_zone_id);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9, S(bstatus)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, IPS_TEMPLATE));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_tmpl);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, FP_CT));
+	emit_read(p, S(ptuple), CL_TUPLE_LEN, R2, env->off.ct_tuple);
+	codegen_emit_jmp(p, INSN_JA(0), l_got);
+	codegen_label_bind(p, l_tmpl);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, FP_CT, 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, S(bstatus), 0));
+	codegen_label_bind(p, l_pkt);
+	emit_pkt_tuple(p, env, l_drop);
+	/* scratch.mode = 1: look the tuple up once the list is locked */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, S(mode), 1));
+	codegen_label_bind(p, l_got);
+	/* lock the list: if cmpxchg(list->lock, 0, 1) != 0, retry */
+	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+	codegen_label_bind(p, l_try);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_LIST));
+	codegen_emit(p, INSN_MOV64_IMM(R0, 0));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 1));
+	codegen_emit(p, INSN_ATOMIC_CMPXCHG(BPF_W, R1, R2, L(lock)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_locked);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R4, 1));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R4, LOCK_TRIES, 0), l_try);
+	codegen_emit_jmp(p, INSN_JA(0), l_drop);
+	codegen_label_bind(p, l_locked);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, S(mode)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_found);
+	emit_lookup(p, env);
+	codegen_label_bind(p, l_found);
 	/* confirmed and assured: only collect; confirmed: scan; else add */
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R9, S(bstatus)));
 	codegen_emit(p, INSN_MOV64_REG(R2, R1));
@@ -447,7 +675,7 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_label_bind(p, l_append);
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_LIST));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R1, L(count)));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R2, CL_ENTS, 0), l_drop);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R2, CL_ENTS, 0), l_drop_locked);
 	codegen_emit(p, INSN_MOV64_REG(R4, R2));
 	emit_ent_at(p, R0, R4);
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R10, FP_CT));
@@ -465,10 +693,11 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_LIST));
 	codegen_emit(p, INSN_ALU32_IMM(BPF_ADD, R2, 1));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R1, R2, L(count)));
-	/* 9. (count > limit) ^ invert: NFT_BREAK */
+	/* 9. unlock; (count > limit) ^ invert: NFT_BREAK */
 	codegen_label_bind(p, l_count);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_LIST));
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R1, L(count)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, FP_LIST));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, L(count)));
+	emit_unlock(p, R2);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + C_LIMIT));
 	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
 	codegen_emit(p, INSN_JMP_REG(BPF_JLE, R1, R2, 1));
@@ -477,6 +706,10 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R3, R2));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R3, 0, 0), ec->l_break);
 	codegen_emit_jmp(p, INSN_JA(0), l_end);
+	/* a full list: unlock, NF_DROP */
+	codegen_label_bind(p, l_drop_locked);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, FP_LIST));
+	emit_unlock(p, R2);
 	/* no list, no conntrack served: NF_DROP */
 	codegen_label_bind(p, l_drop);
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
@@ -497,13 +730,15 @@ static uint32_t *connlimit_state_slot(struct expr *e)
 
 /*
  * the instance id of a new rule's list: unique for the daemon's life and
- * past it (CLOCK_MONOTONIC), so a new rule never finds an old list
+ * past it (CLOCK_MONOTONIC), so a new rule never finds an old list; the
+ * tag tells nfbpfd which state words name a list when a rule goes
  */
 static uint64_t connlimit_state_init(const struct expr *e, uint64_t now)
 {
 	static uint64_t last;
 
 	(void)e;
+	now |= CL_ID_TAG;
 	if (now <= last)
 		now = last + 1;
 	last = now;
