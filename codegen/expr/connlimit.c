@@ -1,38 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * connlimit.c - "ct count" (nft_connlimit.c) on the BPF dataplane: not yet.
- *
- * The kernel keeps one list of connections per instance (a rule's, a set
- * element's) and, on every packet, nf_conncount_add_skb() checks the
- * stored tuples against the live conntrack table (nf_conntrack_find_get()),
- * drops the gone and closed ones (TCP CLOSE/TIME_WAIT), adds the packet's
- * unconfirmed connection and compares the count with the limit. A
- * netfilter BPF program cannot call the conntrack lookup kfuncs (XDP and tc
- * only), so the dataplane refuses the expression at commit rather than
- * count differently.
+ * connlimit.c - "ct count" (nft_connlimit.c with nf_conncount.c) in a rule:
+ * one list per rule, a value of env->cl_fd (codegen.h: struct
+ * codegen_cl_list) keyed by the id in the rule's state word.
  *
  * What 6.18.44 does, measured with real connections (tests/dataplane
- * c10-c12 --kernel-only, and by hand): nf_conncount_add_skb() takes the
- * packet's nf_conn (not a template) or, without one, the tuple of its
- * headers (nf_ct_get_tuplepr(), failure: -ENOENT, the rule drops) and
- * the conntrack found for it. A confirmed and ASSURED conntrack: -EEXIST,
- * the list is only collected (nf_conncount_gc_list(): not within the
- * jiffy of the last collection). A confirmed one not yet assured (a
- * loopback connection at input, a one-way or young UDP flow): the list
- * is scanned (a duplicate tuple ends the scan, nothing added). Else the
- * scan runs unless within the jiffy of the last one and fewer than 64
- * entries were added since; it drops entries whose conntrack is gone
- * (only when this CPU added them or they are 2 jiffies old) or in TCP
- * CLOSE/TIME_WAIT, and stops after 64 such; then the tuple is appended.
- * The count is compared after that.
+ * c10, c13 --kernel-only, and by hand), and what the code below does in
+ * the same order: nf_conncount_add_skb() takes the packet's nf_conn (not
+ * a template) or, without one, the tuple of its headers
+ * (nf_ct_get_tuplepr(), failing: -ENOENT, the rule drops) and the
+ * conntrack found for it. A confirmed and ASSURED conntrack: -EEXIST, the
+ * list is only collected (nf_conncount_gc_list(): not within the jiffy
+ * of the last collection). A confirmed one not yet assured (a loopback
+ * connection at input, a one-way or young UDP flow): the list is scanned
+ * (a duplicate tuple ends the scan, nothing added). Else the scan runs
+ * unless within the jiffy of the last one and fewer than 64 entries were
+ * added since; it drops entries whose conntrack is gone (only when this
+ * CPU added them or they are 2 jiffies old) or in TCP CLOSE/TIME_WAIT;
+ * then the tuple is appended. The count is compared after that:
  *
- * Doing it in BPF: the stored entries can keep their nf_conn pointer
- * beside the tuple and zone, and a gone conntrack be told by reading the
- * object (SLAB_TYPESAFE_BY_RCU: still an nf_conn) with
- * bpf_probe_read_kernel(): same original tuple, confirmed, not dying,
- * refcount not 0. What that cannot see is another live conntrack with
- * the stored tuple (in either direction), nor the conntrack of a packet
- * that has none attached.
+ *	(count > limit) ^ invert: NFT_BREAK
+ *
+ * "Gone" is nf_conntrack_find_get() failing; here an entry keeps its
+ * nf_conn pointer and the object is read with bpf_probe_read_kernel()
+ * (nf_conn memory stays an nf_conn, SLAB_TYPESAFE_BY_RCU): found while it
+ * still has the stored original tuple, is confirmed, not dying,
+ * referenced and not expired. Not seen: another live conntrack with a
+ * stored tuple. A packet without a conntrack is looked up among the
+ * conntracks of the list only (original or reply tuple). The list is
+ * locked with a compare-and-swap word (a bpf_spin_lock cannot be held
+ * across helper calls); CL_ENTS entries at most (a full list drops, as a
+ * failed allocation does).
  */
 #include <errno.h>
 #include <stddef.h>

@@ -83,8 +83,10 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 	if (s->flags & NFT_SET_F_MAP)
 		return codegen_set_refuse(err, s, "dynset on maps ('add @m { key : value }') is");
 	expr_for_each_in(x, (const struct expr *)d->exprs, d->exprs_len)
-		if (x->type == EXPR_CONNLIMIT)
-			return codegen_expr_connlimit.check(x, err);
+		if (x->type == EXPR_CONNLIMIT) {
+			err->msg = "ct count on elements the packet path adds (a connection list per element, collected with it) is not supported by the nfbpf dataplane yet";
+			return -EOPNOTSUPP;
+		}
 	if (dynset_stmts(d, &c, &l))
 		return codegen_set_refuse(err, s, "statements other than one counter and "
 			      "one limit on elements the packet path adds are");
