@@ -649,8 +649,21 @@ struct codegen_cl_list {
 	struct codegen_cl_ent ent[CL_ENTS];
 };
 
+/**
+ * struct codegen_cl_key - a list's key: its instance (a rule's id), and
+ * for xt connlimit the masked address and conntrack zone id of the
+ * kernel's rbtree key (0 for a rule's "ct count")
+ */
+struct codegen_cl_key {
+	uint64_t id;
+	uint8_t addr[16];
+	uint32_t zone;
+	uint32_t pad;
+};
+
 /** struct codegen_cl_scratch - per-CPU working data of one evaluation */
 struct codegen_cl_scratch {
+	struct codegen_cl_key key;
 	uint8_t ptuple[CL_TUPLE_LEN];	/* the packet's conntrack's tuple */
 	uint32_t pzone;
 	uint32_t cpu;
@@ -663,8 +676,40 @@ struct codegen_cl_scratch {
 	uint32_t w;
 	uint32_t n;
 	uint32_t mode;
-	uint32_t pad;
+	uint32_t fresh;		/* a new xt key's list */
 };
+
+/*
+ * codegen_connlimit_id - the id of a new connlimit instance, from @now
+ * (CLOCK_MONOTONIC ns): unique, tagged CL_ID_TAG
+ */
+uint64_t codegen_connlimit_id(uint64_t now);
+
+struct codegen_prog;
+struct codegen_expr_ctx;
+
+/**
+ * struct codegen_cl_xt - what xt connlimit adds to a list's evaluation
+ * @c_mask: offset of the 16-byte mask in the constants
+ * @c_flags: offset of the u32 flags (XT_CONNLIMIT_DADDR)
+ * @v6: the rule's family is IPv6
+ */
+struct codegen_cl_xt {
+	int16_t c_mask, c_flags;
+	bool v6;
+};
+
+/*
+ * codegen_emit_conncount - nf_conncount on the list of the instance whose
+ * state slot is the u32 constant at @c_slot (and, @xt set, the key of
+ * xt_connlimit: masked address and zone, a new key's first connection
+ * counted as insert_tree() does); leaves r1 = the count, the list
+ * unlocked. A failed add (no tuple, a full or contended list) drops:
+ * st->verdict = NF_DROP, goto ec->l_done.
+ */
+void codegen_emit_conncount(struct codegen_prog *p,
+			    const struct codegen_expr_ctx *ec, int16_t c_slot,
+			    const struct codegen_cl_xt *xt);
 
 /* codegen_recent_hash - the map key of the recent table named @name */
 uint64_t codegen_recent_hash(const char *name);

@@ -486,6 +486,45 @@ static void emit_lookup(struct codegen_prog *p, const struct codegen_env *env)
 	codegen_label_bind(p, l_end);
 }
 
+/*
+ * the xt_connlimit key: the masked source (or, XT_CONNLIMIT_DADDR,
+ * destination) address and the conntrack's zone id (the template's too;
+ * 0 without one), as connlimit_mt() builds key[]
+ */
+static void emit_xt_key(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+			const struct codegen_cl_xt *xt, uint32_t l_drop)
+{
+	uint32_t l_src = codegen_label_new(p);
+	uint32_t l_addr = codegen_label_new(p);
+	uint32_t l_nozone = codegen_label_new(p);
+	int16_t k, n = xt->v6 ? 16 : 4;
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, xt->v6 ? 40 : 20, 0), l_drop);
+	/* r2 = st + the address */
+	codegen_emit(p, INSN_MOV64_REG(R2, R6));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase + xt->c_flags));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 2 /* XT_CONNLIMIT_DADDR */));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_src);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(pktc) + (xt->v6 ? 24 : 16)));
+	codegen_emit_jmp(p, INSN_JA(0), l_addr);
+	codegen_label_bind(p, l_src);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(pktc) + (xt->v6 ? 8 : 12)));
+	codegen_label_bind(p, l_addr);
+	for (k = 0; k < n; k += 4) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, k));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R7, ec->cbase + xt->c_mask + k));
+		codegen_emit(p, INSN_ALU32_REG(BPF_AND, R1, R3));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, S(key.addr) + k));
+	}
+	/* zone id: a conntrack's (template too), else 0 */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, PKT_OFF(nfct)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, ~CTINFO_MASK));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_nozone);
+	emit_read(p, S(key.zone), 2, R1, ec->env->off.ct_zone_id);
+	codegen_label_bind(p, l_nozone);
+}
+
 /* list->lock = 0 (r@list; r0, r3) */
 static void emit_unlock(struct codegen_prog *p, int list)
 {
@@ -495,8 +534,9 @@ static void emit_unlock(struct codegen_prog *p, int list)
 	codegen_emit(p, INSN_ATOMIC_CMPXCHG(BPF_W, list, R3, L(lock)));
 }
 
-static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
-			   const struct codegen_expr_ctx *ec)
+void codegen_emit_conncount(struct codegen_prog *p,
+			    const struct codegen_expr_ctx *ec, int16_t c_slot,
+			    const struct codegen_cl_xt *xt)
 {
 	const struct codegen_env *env = ec->env;
 	uint32_t l_drop = codegen_label_new(p);
@@ -520,11 +560,12 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	uint32_t l_found = codegen_label_new(p);
 	static const uint8_t dflt[4] = { 0, 0, 0, 3 };	/* nf_ct_zone_dflt */
 	int32_t zone_dflt;
+	uint32_t l_new = codegen_label_new(p);
+	uint32_t l_old = codegen_label_new(p);
 	int16_t k;
 
 	memcpy(&zone_dflt, dflt, 4);
 
-	(void)e;
 	if (!served(env)) {
 		/* a kernel without the nf_conn members read here */
 		if (!p->err)
@@ -539,35 +580,6 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
 	codegen_emit(p, INSN_MOV64_REG(R9, R0));
-	/* 1. the list: key = the instance id in the state word */
-	codegen_emit_slot_lookup(p, ec, env->state_fd, l_drop);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0, 0));
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, SHAPE_KEY_OFF));
-	codegen_emit_ld_map(p, R1, env->cl_fd);
-	codegen_emit(p, INSN_MOV64_REG(R2, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_have);
-	/* none yet: an empty one (nf_conncount_list_init(): last_gc = now,
-	 * set below as the first add's collection runs) */
-	codegen_emit_ld_map(p, R1, env->cl_zero_fd);
-	codegen_emit(p, INSN_MOV64_REG(R2, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, FP_ZKEY));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
-	codegen_emit(p, INSN_MOV64_REG(R3, R0));
-	codegen_emit_ld_map(p, R1, env->cl_fd);
-	codegen_emit(p, INSN_MOV64_REG(R2, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
-	codegen_emit(p, INSN_MOV64_IMM(R4, BPF_NOEXIST));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_update_elem));
-	codegen_emit_ld_map(p, R1, env->cl_fd);
-	codegen_emit(p, INSN_MOV64_REG(R2, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
-	codegen_label_bind(p, l_have);
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R0, FP_LIST));
 	/* 2. now = (u32)jiffies; cpu */
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_jiffies64));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R0, S(now)));
@@ -600,6 +612,52 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	/* scratch.mode = 1: look the tuple up once the list is locked */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, S(mode), 1));
 	codegen_label_bind(p, l_got);
+	/* 4. the list: key = the instance id in the state word (xt: and
+	 * the masked address, the zone id); none yet: an empty one, made now
+	 * (xt: a new key counts its first connection, as insert_tree()) */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, S(fresh), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase + c_slot));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, SHAPE_KEY_OFF));
+	codegen_emit_ld_map(p, R1, env->state_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0, 0));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, S(key.id)));
+	for (k = 0; k < 16; k += 8)
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, S(key.addr) + k, 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, S(key.zone), 0));
+	if (xt)
+		emit_xt_key(p, ec, xt, l_drop);
+	codegen_emit_ld_map(p, R1, env->cl_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, S(key)));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_have);
+	codegen_emit_ld_map(p, R1, env->cl_zero_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, FP_ZKEY));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_emit(p, INSN_MOV64_REG(R3, R0));
+	codegen_emit_ld_map(p, R1, env->cl_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, S(key)));
+	codegen_emit(p, INSN_MOV64_IMM(R4, BPF_NOEXIST));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_update_elem));
+	/* made here (not by another CPU in between): a new key */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_old);
+	if (xt)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R9, S(fresh), 1));
+	codegen_label_bind(p, l_old);
+	codegen_emit_ld_map(p, R1, env->cl_fd);
+	codegen_emit(p, INSN_MOV64_REG(R2, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, S(key)));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_label_bind(p, l_have);
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R0, FP_LIST));
 	/* lock the list: if cmpxchg(list->lock, 0, 1) != 0, retry */
 	codegen_emit(p, INSN_MOV64_IMM(R4, 0));
 	codegen_label_bind(p, l_try);
@@ -612,6 +670,9 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R4, LOCK_TRIES, 0), l_try);
 	codegen_emit_jmp(p, INSN_JA(0), l_drop);
 	codegen_label_bind(p, l_locked);
+	/* a new xt key: its first connection, added as it is */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, S(fresh)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_new);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, S(mode)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_found);
 	emit_lookup(p, env);
@@ -669,6 +730,11 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R9, S(w)));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R1, R2, L(count)));
 	codegen_emit_jmp(p, INSN_JA(0), l_count);
+	/* a new xt key: last_gc = now (nf_conncount_list_init()) */
+	codegen_label_bind(p, l_new);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_LIST));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R9, S(now)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R1, R3, L(last_gc)));
 	/* 8. append: a full list drops (the kernel's allocation failing) */
 	codegen_label_bind(p, l_append);
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_LIST));
@@ -691,18 +757,13 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_LIST));
 	codegen_emit(p, INSN_ALU32_IMM(BPF_ADD, R2, 1));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R1, R2, L(count)));
-	/* 9. unlock; (count > limit) ^ invert: NFT_BREAK */
+	/* 9. r1 = count; unlock */
 	codegen_label_bind(p, l_count);
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, FP_LIST));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, L(count)));
 	emit_unlock(p, R2);
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + C_LIMIT));
-	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
-	codegen_emit(p, INSN_JMP_REG(BPF_JLE, R1, R2, 1));
-	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + C_INVERT));
-	codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R3, R2));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R3, 0, 0), ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, FP_LIST));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R2, L(count)));
 	codegen_emit_jmp(p, INSN_JA(0), l_end);
 	/* a full list: unlock, NF_DROP */
 	codegen_label_bind(p, l_drop_locked);
@@ -713,6 +774,21 @@ static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
 	codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
 	codegen_label_bind(p, l_end);
+}
+
+static void connlimit_emit(struct codegen_prog *p, const struct expr *e,
+			   const struct codegen_expr_ctx *ec)
+{
+	(void)e;
+	codegen_emit_conncount(p, ec, C_SLOT, NULL);
+	/* (count > limit) ^ invert: NFT_BREAK */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + C_LIMIT));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_emit(p, INSN_JMP_REG(BPF_JLE, R1, R2, 1));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + C_INVERT));
+	codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R3, R2));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R3, 0, 0), ec->l_break);
 }
 
 static bool connlimit_reads_ct(const struct expr *e)
@@ -733,9 +809,14 @@ static uint32_t *connlimit_state_slot(struct expr *e)
  */
 static uint64_t connlimit_state_init(const struct expr *e, uint64_t now)
 {
+	(void)e;
+	return codegen_connlimit_id(now);
+}
+
+uint64_t codegen_connlimit_id(uint64_t now)
+{
 	static uint64_t last;
 
-	(void)e;
 	now |= CL_ID_TAG;
 	if (now <= last)
 		now = last + 1;
