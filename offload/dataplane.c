@@ -670,6 +670,27 @@ static void fold_keys_delete(struct dataplane *dp,
 		bpf_map_delete_elem(dp->env.fold_fd, &keys[i]);
 }
 
+/* the connlimit lists of instance @id (one, or one per xt connlimit key) */
+static void cl_delete(struct dataplane *dp, uint64_t id)
+{
+	struct codegen_cl_key k = { .id = id }, next;
+	bool first = true;
+
+	/* a rule's "ct count": its one list */
+	if (!bpf_map_delete_elem(dp->env.cl_fd, &k))
+		return;
+	/* xt connlimit: every key of the instance; deleting the key just
+	 * visited makes the walk restart, so walk from the one before */
+	while (!bpf_map_get_next_key(dp->env.cl_fd, first ? NULL : &k, &next)) {
+		if (next.id == id) {
+			bpf_map_delete_elem(dp->env.cl_fd, &next);
+			continue;
+		}
+		k = next;
+		first = false;
+	}
+}
+
 static void rec_free(struct dataplane *dp, struct dp_rec *r)
 {
 	struct dp_rec **pp = rec_bucket(dp, r->kind, r->table, r->handle);
@@ -692,7 +713,7 @@ static void rec_free(struct dataplane *dp, struct dp_rec *r)
 						      __ATOMIC_RELAXED);
 
 			if (id & CL_ID_TAG)
-				bpf_map_delete_elem(dp->env.cl_fd, &id);
+				cl_delete(dp, id);
 		}
 		alloc_put(&dp->states, r->states[i]);
 	}
@@ -1186,7 +1207,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		LIBBPF_OPTS(bpf_map_create_opts, noprealloc,
 			    .map_flags = BPF_F_NO_PREALLOC);
 
-		dp->env.cl_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "nfbpf_connlim", 8,
+		dp->env.cl_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "nfbpf_connlim",
+					       sizeof(struct codegen_cl_key),
 					       sizeof(struct codegen_cl_list),
 					       CL_LISTS_MAX, &noprealloc);
 		dp->env.cl_zero_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_cl_zero", 4,
@@ -1807,6 +1829,8 @@ static int rule_states(struct dataplane *dp, struct rule *rule,
 		if (!ops->state_slot)
 			continue;
 		sp = ops->state_slot(e);
+		if (!sp)
+			continue;
 		slot = state_slot_take(dp, *sp, ops->state_init(e, now), &ret);
 		if (!slot)
 			return ret;

@@ -22,6 +22,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_hashlimit1, &codegen_xt_hashlimit2, &codegen_xt_hashlimit3,
 	&codegen_xt_ebt_ip, &codegen_xt_ebt_vlan, &codegen_xt_ebt_arp,
 	&codegen_xt_owner,
+	&codegen_xt_connlimit,
 };
 
 /* xt_ops - the translation of @x, NULL if none */
@@ -71,6 +72,21 @@ static bool match_reads_ct(const struct expr *e)
 	return xt_ops(expr_priv(e))->reads_ct;
 }
 
+/* the state slot of a match that keeps state (xt connlimit), else NULL */
+static uint32_t *match_state_slot(struct expr *e)
+{
+	struct expr_xt *x = expr_priv(e);
+	const struct codegen_xt_ops *o = xt_ops(x);
+
+	return o && o->state ? &x->dp_aux : NULL;
+}
+
+static uint64_t match_state_init(const struct expr *e, uint64_t now)
+{
+	(void)e;
+	return codegen_connlimit_id(now);
+}
+
 static void match_emit(struct codegen_prog *p, const struct expr *e,
 		       const struct codegen_expr_ctx *ec)
 {
@@ -87,4 +103,6 @@ const struct codegen_expr_ops codegen_expr_match = {
 	.consts = match_consts,
 	.emit = match_emit,
 	.reads_ct = match_reads_ct,
+	.state_slot = match_state_slot,
+	.state_init = match_state_init,
 };

@@ -34,6 +34,8 @@
  * @const_size: bytes of constants (info[@const_off, +@const_size))
  * @consts: optional: write the @const_size bytes of constants (instead of
  *	    the info slice)
+ * @state: the match keeps state of its own, named by an id in a state
+ *	   slot of the rule (struct expr_xt.dp_aux; xt connlimit)
  * @log_prefix: optional: see codegen_expr_ops.log_prefix
  * @shape: what determines the code
  * @consts: write @const_size bytes
@@ -46,6 +48,7 @@ struct codegen_xt_ops {
 	uint32_t minlen;
 	int (*check)(const struct expr_xt *x, struct dp_error *err);
 	bool reads_ct;
+	bool state;
 	uint32_t const_off;
 	uint32_t const_size;
 	void (*consts)(const struct expr_xt *x, uint8_t *dst);
@@ -65,7 +68,7 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_mac, codegen_xt_u32, codegen_xt_addrtype,
 	codegen_xt_recent0, codegen_xt_recent1, codegen_xt_hashlimit1,
 	codegen_xt_hashlimit2, codegen_xt_hashlimit3, codegen_xt_ebt_ip,
-	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner;
+	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner; codegen_xt_ebt_arp, codegen_xt_connlimit;
 
 /*
  * codegen_xt_find - the translation of @x among @ops[0..n): same name and
