@@ -24,6 +24,7 @@ import time
 
 GAP = 0.03            # s between events (> 1 jiffy at HZ >= 100)
 CONNECT_WAIT = 0.5    # s: a connect with no answer by then was dropped
+CLOSE_WAIT = 3.0      # s: the server thread closes its end by then
 RECV_WAIT = 0.2       # s: a datagram not received by then was dropped
 PORT_TCP, PORT_UDP = 8181, 9191
 V4, V4B, V6, V6B = '10.1.0.1', '10.1.0.3', 'fd01::1', 'fd01::3'
@@ -80,7 +81,7 @@ def close(c):
         return 'none'
     c.setblocking(True)
     c.shutdown(socket.SHUT_WR)
-    c.settimeout(CONNECT_WAIT)
+    c.settimeout(CLOSE_WAIT)
     try:
         got = c.recv(64)
         res = 'closed' if got == b'' else 'data'
