@@ -5,7 +5,7 @@
  * codegen_cl_list) keyed by the id in the rule's state word.
  *
  * What 6.18.44 does, measured with real connections (tests/dataplane
- * c10, c13 --kernel-only, and by hand), and what the code below does in
+ * c13, c16 --kernel-only, and by hand), and what the code below does in
  * the same order: nf_conncount_add_skb() takes the packet's nf_conn (not
  * a template) or, without one, the tuple of its headers
  * (nf_ct_get_tuplepr(), failing: -ENOENT, the rule drops) and the

@@ -68,7 +68,8 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_mac, codegen_xt_u32, codegen_xt_addrtype,
 	codegen_xt_recent0, codegen_xt_recent1, codegen_xt_hashlimit1,
 	codegen_xt_hashlimit2, codegen_xt_hashlimit3, codegen_xt_ebt_ip,
-	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner; codegen_xt_ebt_arp, codegen_xt_connlimit;
+	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner,
+	codegen_xt_connlimit;
 
 /*
  * codegen_xt_find - the translation of @x among @ops[0..n): same name and

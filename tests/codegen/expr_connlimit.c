@@ -9,7 +9,7 @@
  * jiffy): "over 0" always matches, "0" never does. A non-first fragment
  * has no tuple: the kernel's -ENOENT is NF_DROP, whatever the policy.
  * Counts of real connections are compared with the kernel's by
- * tests/dataplane (c10, c13).
+ * tests/dataplane (c13, c16).
  */
 #include <errno.h>
 #include <string.h>
