@@ -194,6 +194,8 @@ static int probe_env(struct codegen_env *env)
 		O("rt6_info", "rt6i_dst.addr", rt6_dst),
 		O("nf_ct_ext", "len", ext_len),
 		O("sock", "__sk_common.skc_cookie", sk_cookie),
+		O("nf_conn", "ct_general.use", ct_use),
+		O("nf_conn", "proto.tcp.state", ct_tcp_state),
 #undef O
 	};
 	int16_t hash, tuple, counter, genid;

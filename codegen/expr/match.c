@@ -27,6 +27,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_time, &codegen_xt_cpu, &codegen_xt_ecn4, &codegen_xt_ecn6,
 	&codegen_xt_tcpmss, &codegen_xt_cgroup0, &codegen_xt_cgroup2,
 	&codegen_xt_mh, &codegen_xt_dccp, &codegen_xt_realm,
+	&codegen_xt_connlimit,
 };
 
 /* xt_ops - the translation of @x, NULL if none */
@@ -96,8 +97,7 @@ static uint64_t match_state_init(const struct expr *e, uint64_t now)
 {
 	const struct expr_xt *x = expr_priv(e);
 
-	(void)now;
-	return xt_ops(x)->state_init(x);
+	return xt_ops(x)->state_init(x, now);
 }
 
 static void match_emit(struct codegen_prog *p, const struct expr *e,

@@ -109,8 +109,9 @@ static void statistic_emit(struct codegen_prog *p, const struct expr_xt *x,
 }
 
 /* the word's first value: info->u.nth.count (checkentry's atomic_set) */
-static uint64_t statistic_state_init(const struct expr_xt *x)
+static uint64_t statistic_state_init(const struct expr_xt *x, uint64_t now)
 {
+	(void)now;
 	return u16_at(x, 0) == STAT_MODE_NTH ? u32_at(x, 12) : 0;
 }
 
@@ -164,8 +165,9 @@ static void quota_emit(struct codegen_prog *p, const struct expr_xt *x,
 			 ec->l_break);
 }
 
-static uint64_t quota_state_init(const struct expr_xt *x)
+static uint64_t quota_state_init(const struct expr_xt *x, uint64_t now)
 {
+	(void)now;
 	(void)x;
 	return 0;
 }

@@ -43,7 +43,8 @@
  *	        shared by every CPU (the kernel's per-rule master), in a
  *	        slot the rule owns (x->dp_aux; the constants carry it as
  *	        their first u32 for codegen_emit_slot_lookup()); its first
- *	        value
+ *	        value (@now: CLOCK_MONOTONIC ns); xt connlimit keeps its
+ *	        lists' id there
  * @shape: what determines the code
  * @consts: write @const_size bytes
  * @emit: the code
@@ -61,7 +62,7 @@ struct codegen_xt_ops {
 	uint32_t (*const_size_of)(const struct expr_xt *x);
 	void (*consts)(const struct expr_xt *x, uint8_t *dst);
 	uint32_t *(*log_prefix)(struct expr_xt *x, const char **prefix);
-	uint64_t (*state_init)(const struct expr_xt *x);
+	uint64_t (*state_init)(const struct expr_xt *x, uint64_t now);
 	void (*shape)(const struct expr_xt *x, struct codegen_key *k);
 	void (*emit)(struct codegen_prog *p, const struct expr_xt *x,
 		     const struct codegen_expr_ctx *ec);
@@ -82,7 +83,7 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_connbytes, codegen_xt_statistic, codegen_xt_quota,
 	codegen_xt_time, codegen_xt_cpu, codegen_xt_ecn4, codegen_xt_ecn6,
 	codegen_xt_tcpmss, codegen_xt_cgroup0, codegen_xt_cgroup2, codegen_xt_mh,
-	codegen_xt_dccp, codegen_xt_realm;
+	codegen_xt_dccp, codegen_xt_realm, codegen_xt_connlimit;
 
 /*
  * codegen_xt_find - the translation of @x among @ops[0..n): same name and

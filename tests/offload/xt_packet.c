@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <linux/if_packet.h>
 #include <linux/netfilter/xt_hashlimit.h>
+#include <linux/netfilter/xt_connlimit.h>
 
 static struct net net;
 static struct table *t;
@@ -1483,4 +1484,90 @@ Test(xt_packet, realm_of_the_route)
 	info[2] = 1;	/* ! --realm 5 */
 	drop_rule("realm", 0, info, 9);
 	cr_assert_eq(udp_send(53, 5, 0), -EPERM);
+}
+
+/* -p udp ... -m connlimit (rev 1) --connlimit-above @limit
+ * --connlimit-mask @plen [--connlimit-daddr] -j DROP */
+static void connlimit_rule(uint32_t limit, uint32_t plen, bool daddr)
+{
+	struct xt_connlimit_info ci = { 0 };
+
+	ci.v4_mask = plen ? htonl(~0u << (32 - plen)) : 0;
+	ci.limit = limit;
+	ci.flags = daddr ? XT_CONNLIMIT_DADDR : 0;
+	drop_rule("connlimit", 1, &ci, sizeof(ci));
+}
+
+/* a UDP datagram from 127.0.0.@src on socket *@s (a new one when -1,
+ * that is a new flow) to 127.0.0.@dst:9: 0 or -errno */
+static int udp_flow(int *s, uint8_t src, uint8_t dst)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(9),
+				 .sin_addr.s_addr = htonl(0x7f000000u | dst) };
+	struct sockaddr_in b = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(0x7f000000u | src) };
+
+	if (*s < 0) {
+		*s = socket(AF_INET, SOCK_DGRAM, 0);
+		cr_assert_geq(*s, 0);
+		cr_assert_eq(bind(*s, (void *)&b, sizeof(b)), 0);
+	}
+	return sendto(*s, "x", 1, 0, (void *)&a, sizeof(a)) < 0 ? -errno : 0;
+}
+
+/*
+ * New UDP flows at LOCAL_OUT (unconfirmed conntracks: each counts), per
+ * source address: the third from 127.0.0.1 is over 2; a flow sending
+ * again is the same connection (confirmed, not assured: found, not
+ * counted twice); 127.0.0.2 has its own list with a /32 mask. The same
+ * sequence through the kernel's xt_connlimit gives the same results.
+ */
+Test(xt_packet, connlimit_above_per_source_address)
+{
+	int s1 = -1, s2 = -1, s3 = -1, s4 = -1;
+
+	connlimit_rule(2, 32, false);
+	cr_assert_eq(udp_flow(&s1, 1, 1), 0, "1 connection");
+	cr_assert_eq(udp_flow(&s1, 1, 1), 0, "the same one");
+	cr_assert_eq(udp_flow(&s2, 1, 1), 0, "2 connections");
+	cr_assert_eq(udp_flow(&s3, 1, 1), -EPERM, "3 connections are over 2");
+	cr_assert_eq(udp_flow(&s4, 2, 1), 0, "127.0.0.2: its first");
+	/* s1 again: the scan ends at s1 (found: not added), the first
+	 * entry, before the entry of s3's dropped conntrack: 3 counted
+	 * (the kernel's iptables-nft does the same, measured) */
+	cr_assert_eq(udp_flow(&s1, 1, 1), -EPERM, "s3's entry is still counted");
+	close(s1);
+	close(s2);
+	close(s3);
+	close(s4);
+}
+
+/* a /8 mask makes 127.0.0.1 and 127.0.0.2 one key; --connlimit-daddr
+ * keys by the destination */
+Test(xt_packet, connlimit_mask_and_daddr)
+{
+	int s[4] = { -1, -1, -1, -1 };
+	int i;
+
+	connlimit_rule(1, 8, false);
+	connlimit_rule(2, 32, true);
+	cr_assert_eq(udp_flow(&s[0], 1, 1), 0);
+	cr_assert_eq(udp_flow(&s[1], 2, 3), -EPERM, "127.0.0.2 is in 127/8 too");
+	for (i = 0; i < 4; i++)
+		if (s[i] >= 0)
+			close(s[i]);
+}
+
+Test(xt_packet, connlimit_daddr_keys_by_destination)
+{
+	int s[4] = { -1, -1, -1, -1 };
+	int i;
+
+	connlimit_rule(1, 32, true);
+	cr_assert_eq(udp_flow(&s[0], 1, 5), 0, "to .5: 1");
+	cr_assert_eq(udp_flow(&s[1], 1, 6), 0, "to .6: 1");
+	cr_assert_eq(udp_flow(&s[2], 2, 5), -EPERM, "to .5: 2, over 1");
+	cr_assert_eq(udp_flow(&s[3], 2, 7), 0, "to .7: 1");
+	for (i = 0; i < 4; i++)
+		close(s[i]);
 }
