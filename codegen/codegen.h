@@ -535,6 +535,8 @@ struct codegen_env {
 		 * frags[0].len; sizeof(skb_frag_t) */
 		int16_t skb_next, skb_end, shi_nr_frags, shi_frag_list;
 		int16_t shi_frag_len, frag_size;
+		/* nf_conn ct_general.use and proto.tcp.state (connlimit) */
+		int16_t ct_use, ct_tcp_state;
 	} off;
 	uint32_t jiffy_msecs;	/* MSEC_PER_SEC / HZ; 0: unknown or not whole */
 	int log_fd;
@@ -549,6 +551,9 @@ struct codegen_env {
 	int hl_count_fd;	/* ... their entry counts */
 	uint32_t recent_n;	/* entries per recent table (ip_list_tot) */
 	int string_fd;		/* xt string automata (-1: none yet) */
+	int cl_fd;		/* connlimit lists (HASH, key the instance id) */
+	int cl_zero_fd;		/* ARRAY of 1: an empty list, to create one */
+	int cl_scratch_fd;	/* PERCPU_ARRAY of 1: connlimit working data */
 };
 
 /*
@@ -646,6 +651,113 @@ struct codegen_recent_ent {
 	uint64_t lru;
 	uint64_t stamps[RECENT_STAMPS];
 };
+
+/*
+ * connlimit lists (codegen/expr/connlimit.c): one per instance (a rule's
+ * "ct count"), a value of env->cl_fd keyed by the instance id its state
+ * word holds, created by the first packet from env->cl_zero_fd's empty
+ * list. Entries are in the kernel's list order, [0, count).
+ */
+#define CL_ENTS			64	/* connections a list holds */
+#define CL_LISTS_MAX		65536	/* lists per namespace */
+#define CL_TUPLE_LEN		40	/* struct nf_conntrack_tuple */
+#define CL_ID_TAG		(1ull << 63)	/* in a state word: a list id */
+
+/**
+ * struct codegen_cl_ent - one counted connection (nf_conncount_tuple)
+ * @ct: the nf_conn it came from (0: the packet had none)
+ * @tuple: its original tuple, as the kernel lays it out
+ * @zone: its struct nf_conntrack_zone (id, flags, dir)
+ * @jiffies: (u32)jiffies when added
+ * @cpu: the CPU that added it
+ */
+struct codegen_cl_ent {
+	uint64_t ct;
+	uint8_t tuple[CL_TUPLE_LEN];
+	uint32_t zone;
+	uint32_t jiffies;
+	uint32_t cpu;
+	uint32_t pad;
+};
+
+/**
+ * struct codegen_cl_list - nf_conncount_list
+ * @count: entries in use
+ * @last_gc: (u32)jiffies of the last collection
+ * @last_gc_count: @count after it
+ * @lock: 1 while a packet works on the list (list->list_lock), taken
+ *	  with a compare-and-swap: a bpf_spin_lock cannot be held across
+ *	  the helper calls of the scan
+ */
+struct codegen_cl_list {
+	uint32_t count;
+	uint32_t last_gc;
+	uint32_t last_gc_count;
+	uint32_t lock;
+	struct codegen_cl_ent ent[CL_ENTS];
+};
+
+/**
+ * struct codegen_cl_key - a list's key: its instance (a rule's id), and
+ * for xt connlimit the masked address and conntrack zone id of the
+ * kernel's rbtree key (0 for a rule's "ct count")
+ */
+struct codegen_cl_key {
+	uint64_t id;
+	uint8_t addr[16];
+	uint32_t zone;
+	uint32_t pad;
+};
+
+/** struct codegen_cl_scratch - per-CPU working data of one evaluation */
+struct codegen_cl_scratch {
+	struct codegen_cl_key key;
+	uint8_t ptuple[CL_TUPLE_LEN];	/* the packet's conntrack's tuple */
+	uint32_t pzone;
+	uint32_t cpu;
+	uint8_t btuple[CL_TUPLE_LEN];	/* read from an entry's nf_conn */
+	uint64_t bstatus;
+	uint32_t buse;
+	uint32_t btimeout;
+	uint32_t btcp;
+	uint32_t now;
+	uint32_t w;
+	uint32_t n;
+	uint32_t mode;
+	uint32_t fresh;		/* a new xt key's list */
+};
+
+/*
+ * codegen_connlimit_id - the id of a new connlimit instance, from @now
+ * (CLOCK_MONOTONIC ns): unique, tagged CL_ID_TAG
+ */
+uint64_t codegen_connlimit_id(uint64_t now);
+
+struct codegen_prog;
+struct codegen_expr_ctx;
+
+/**
+ * struct codegen_cl_xt - what xt connlimit adds to a list's evaluation
+ * @c_mask: offset of the 16-byte mask in the constants
+ * @c_flags: offset of the u32 flags (XT_CONNLIMIT_DADDR)
+ * @v6: the rule's family is IPv6
+ */
+struct codegen_cl_xt {
+	int16_t c_mask, c_flags;
+	bool v6;
+};
+
+/*
+ * codegen_emit_conncount - nf_conncount on the list of the instance whose
+ * state slot is the u32 constant at @c_slot (and, @xt set, the key of
+ * xt_connlimit: masked address and zone, a new key's first connection
+ * counted as insert_tree() does); leaves r1 = the count, the list
+ * unlocked. A failed add (no tuple, a full or contended list) drops:
+ * st->verdict = NF_DROP, goto ec->l_done.
+ */
+void codegen_emit_conncount(struct codegen_prog *p,
+			    const struct codegen_expr_ctx *ec, int16_t c_slot,
+			    const struct codegen_cl_xt *xt);
 
 /* codegen_recent_hash - the map key of the recent table named @name */
 uint64_t codegen_recent_hash(const char *name);
@@ -1183,7 +1295,8 @@ void codegen_key_put(struct codegen_key *k, const void *v, size_t len);
  *		it before the constants are written), or NULL if none
  * @state_slot: optional, for expressions with state shared by every CPU
  *		(one u64 of the state map, in a slot the rule owns as long as
- *		it lives, like a counter slot): where the model keeps @e's slot
+ *		it lives, like a counter slot): where the model keeps @e's slot,
+ *		NULL if this @e has no state (an xt match without)
  * @state_init: the slot's first value when the rule is created; @now is
  *		CLOCK_MONOTONIC in ns, the clock of bpf_ktime_get_ns()
  */
@@ -1300,6 +1413,7 @@ extern const struct codegen_expr_ops codegen_expr_dup;
 extern const struct codegen_expr_ops codegen_expr_dynset;
 extern const struct codegen_expr_ops codegen_expr_fib;
 extern const struct codegen_expr_ops codegen_expr_rt;
+extern const struct codegen_expr_ops codegen_expr_connlimit;
 
 /* --- shared emit helpers (codegen/emit.c) --- */
 
@@ -1338,6 +1452,13 @@ void codegen_emit_scale(struct codegen_prog *p, int16_t cmod, int16_t coff,
  * none); r2 clobbered. Emitted by ct (codegen/expr/ct.c).
  */
 void codegen_emit_ct_state(struct codegen_prog *p, uint32_t untracked);
+/*
+ * codegen_emit_ct_ext_find - r9 = the extension @id (env->off.ext_*) of
+ * the nf_conn in r9 (nf_ct_ext_find()); none: goto @l_none. Clobbers
+ * r0-r5 and st->scratch.
+ */
+void codegen_emit_ct_ext_find(struct codegen_prog *p, const struct codegen_env *env,
+			      int16_t id, uint32_t l_none);
 /* dst = 0 for @len bytes of registers from slot @slot, rounded up to words */
 void codegen_emit_reg_zero(struct codegen_prog *p, uint8_t slot, uint32_t len);
 /* copy @len bytes from (@src + @soff) to (@dst + @doff) in words, halves

@@ -28,4 +28,5 @@ const struct codegen_expr_ops *const codegen_expr_ops[__EXPR_MAX] = {
 	[EXPR_DYNSET]		= &codegen_expr_dynset,
 	[EXPR_FIB]		= &codegen_expr_fib,
 	[EXPR_RT]		= &codegen_expr_rt,
+	[EXPR_CONNLIMIT]	= &codegen_expr_connlimit,
 };

@@ -50,6 +50,7 @@ enum expr_type {
 	EXPR_DYNSET,
 	EXPR_FIB,
 	EXPR_RT,
+	EXPR_CONNLIMIT,
 	__EXPR_MAX
 };
 

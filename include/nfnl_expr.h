@@ -105,6 +105,8 @@ int nfnl_u32_check(const struct nlattr *a, uint32_t max, uint32_t *out);
  * NFTA_SET_ELEM_EXPR...) appended as a record to *@buf (@len bytes)
  * @ectx: expression context (table, extended ack)
  * @a: the expression nest (NFTA_EXPR_NAME, NFTA_EXPR_DATA)
+ * @set_flags: NFTA_SET_FLAGS of the set it is for (a type with ->gc, as
+ *	       connlimit, is -EOPNOTSUPP in a set with NFT_SET_TIMEOUT)
  * @buf: owned buffer of records, grown
  * @len: bytes of records in *@buf
  * @type: out: its enum expr_type
@@ -113,8 +115,8 @@ int nfnl_u32_check(const struct nlattr *a, uint32_t max, uint32_t *out);
  * unknown one, or the type's parse error.
  */
 int nfnl_expr_stateful_parse(const struct nfnl_expr_ctx *ectx,
-			     const struct nlattr *a, struct expr **buf,
-			     uint32_t *len, uint16_t *type);
+			     const struct nlattr *a, uint32_t set_flags,
+			     struct expr **buf, uint32_t *len, uint16_t *type);
 
 /**
  * nfnl_expr_fill - nft_expr_dump(): @e as nest @attr { NAME, DATA } with

@@ -17,7 +17,8 @@ extern const struct nfnl_expr_ops nfnl_expr_immediate, nfnl_expr_cmp,
 	nfnl_expr_numgen, nfnl_expr_hash, nfnl_expr_objref, nfnl_expr_match,
 	nfnl_expr_target,
 	nfnl_expr_limit, nfnl_expr_quota, nfnl_expr_reject, nfnl_expr_fwd,
-	nfnl_expr_dup, nfnl_expr_dynset, nfnl_expr_fib, nfnl_expr_rt;
+	nfnl_expr_dup, nfnl_expr_dynset, nfnl_expr_fib, nfnl_expr_rt,
+	nfnl_expr_connlimit;
 
 const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &nfnl_expr_immediate,
@@ -45,6 +46,7 @@ const struct nfnl_expr_ops *const nfnl_expr_ops[__EXPR_MAX] = {
 	[EXPR_DYNSET] = &nfnl_expr_dynset,
 	[EXPR_FIB] = &nfnl_expr_fib,
 	[EXPR_RT] = &nfnl_expr_rt,
+	[EXPR_CONNLIMIT] = &nfnl_expr_connlimit,
 };
 
 struct set *nfnl_set_lookup_global(const struct nfnl_expr_ctx *ctx,

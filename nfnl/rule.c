@@ -149,8 +149,8 @@ static int expr_parse_one(struct extack *ext, uint8_t family,
 }
 
 int nfnl_expr_stateful_parse(const struct nfnl_expr_ctx *ectx,
-			     const struct nlattr *a, struct expr **buf,
-			     uint32_t *len, uint16_t *type)
+			     const struct nlattr *a, uint32_t set_flags,
+			     struct expr **buf, uint32_t *len, uint16_t *type)
 {
 	struct expr_info info;
 	struct expr *n, *e;
@@ -164,6 +164,7 @@ int nfnl_expr_stateful_parse(const struct nfnl_expr_ctx *ectx,
 	case EXPR_COUNTER:
 	case EXPR_LIMIT:
 	case EXPR_QUOTA:
+	case EXPR_CONNLIMIT:
 		break;
 	default:
 		return -EOPNOTSUPP;
@@ -179,6 +180,9 @@ int nfnl_expr_stateful_parse(const struct nfnl_expr_ctx *ectx,
 	err = info.ops->parse(ectx, expr_priv(e), info.tb);
 	if (err)
 		return err;
+	/* NFT_EXPR_GC (connlimit): not in a set whose elements time out */
+	if (e->type == EXPR_CONNLIMIT && (set_flags & NFT_SET_TIMEOUT))
+		return -EOPNOTSUPP;
 	*len += info.size;
 	*type = e->type;
 	return 0;

@@ -246,7 +246,7 @@ static int set_exprs_parse(struct nfnl_ctx *ctx, struct table *t,
 	int err;
 
 	if (cda[NFTA_SET_EXPR]) {
-		err = nfnl_expr_stateful_parse(&ectx, cda[NFTA_SET_EXPR],
+		err = nfnl_expr_stateful_parse(&ectx, cda[NFTA_SET_EXPR], flags,
 					       &x->buf, &x->len, &x->type[0]);
 		if (!err)
 			x->n = 1;
@@ -261,7 +261,7 @@ static int set_exprs_parse(struct nfnl_ctx *ctx, struct table *t,
 			return -E2BIG;
 		if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM)
 			return -EINVAL;
-		err = nfnl_expr_stateful_parse(&ectx, a, &x->buf, &x->len,
+		err = nfnl_expr_stateful_parse(&ectx, a, flags, &x->buf, &x->len,
 					       &x->type[x->n]);
 		if (err)
 			return err;
@@ -1088,7 +1088,7 @@ static int elem_exprs_parse(struct nfnl_ctx *ctx, struct set *s,
 		if (s->nexprs && s->nexprs != 1)
 			return -EOPNOTSUPP;
 		err = nfnl_expr_stateful_parse(&ectx, nla[NFTA_SET_ELEM_EXPR],
-					       &e->exprs, &e->exprs_len, &type[1]);
+					       s->flags, &e->exprs, &e->exprs_len, &type[1]);
 		if (err)
 			return err;
 		e->nexprs = 1;
@@ -1105,7 +1105,7 @@ static int elem_exprs_parse(struct nfnl_ctx *ctx, struct set *s,
 				return -E2BIG;
 			if ((a->nla_type & NLA_TYPE_MASK) != NFTA_LIST_ELEM)
 				return -EINVAL;
-			err = nfnl_expr_stateful_parse(&ectx, a, &e->exprs,
+			err = nfnl_expr_stateful_parse(&ectx, a, s->flags, &e->exprs,
 						       &e->exprs_len, &t);
 			if (err)
 				return err;

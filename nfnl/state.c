@@ -45,6 +45,7 @@
 #include "expr/counter.h"
 #include "expr/limit.h"
 #include "expr/quota.h"
+#include "expr/xt.h"
 
 const char *nfnl_state_dir;
 
@@ -190,10 +191,25 @@ static uint32_t expr_word(const struct expr *e)
 		return ((const struct expr_quota *)expr_priv(e))->slot;
 	if (e->type == EXPR_LIMIT)
 		return ((const struct expr_limit *)expr_priv(e))->slot;
+	if (e->type == EXPR_MATCH)	/* 0 for a match without state */
+		return ((const struct expr_xt *)expr_priv(e))->dp_aux;
 	return 0;
 }
 
-/* the state words of @r's quota and limit expressions into @b; count */
+/*
+ * does @e keep a state word? quota, limit, an xt match with state
+ * (statistic, quota: their slot, else 0); the index of a word counts
+ * these only, so a match without state leaves older state files' indexes
+ * as they were
+ */
+static bool has_word(const struct expr *e)
+{
+	return e->type == EXPR_QUOTA || e->type == EXPR_LIMIT ||
+	       (e->type == EXPR_MATCH && expr_word(e));
+}
+
+/* the state words of @r's quota, limit and stateful xt match
+ * expressions into @b; count */
 static uint32_t save_words(struct rule *r, struct state_counter *sc,
 			   struct nfnl_buf *b)
 {
@@ -204,7 +220,7 @@ static uint32_t save_words(struct rule *r, struct state_counter *sc,
 	sc->index = 0;
 	sc->packets = sc->bytes = 0;
 	rule_for_each_expr(e, r) {
-		if (e->type != EXPR_QUOTA && e->type != EXPR_LIMIT)
+		if (!has_word(e))
 			continue;
 		sc->slot = expr_word(e);
 		if (sc->slot && !buf_add(b, sc, sizeof(*sc)))
@@ -1029,8 +1045,7 @@ static struct expr *rule_word(struct table *t, uint64_t handle, uint32_t index,
 			if (r->handle != handle || !active(r->genmask, cur))
 				continue;
 			rule_for_each_expr(e, r)
-				if ((e->type == EXPR_QUOTA ||
-				     e->type == EXPR_LIMIT) && !index--)
+				if (has_word(e) && !index--)
 					return e;
 			return NULL;
 		}

@@ -199,6 +199,8 @@ static int probe_env(struct codegen_env *env)
 		O("skb_shared_info", "nr_frags", shi_nr_frags),
 		O("skb_shared_info", "frag_list", shi_frag_list),
 		O("skb_shared_info", "frags.len", shi_frag_len),
+		O("nf_conn", "ct_general.use", ct_use),
+		O("nf_conn", "proto.tcp.state", ct_tcp_state),
 #undef O
 	};
 	int16_t hash, tuple, counter, genid;

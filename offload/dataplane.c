@@ -671,6 +671,27 @@ static void fold_keys_delete(struct dataplane *dp,
 		bpf_map_delete_elem(dp->env.fold_fd, &keys[i]);
 }
 
+/* the connlimit lists of instance @id (one, or one per xt connlimit key) */
+static void cl_delete(struct dataplane *dp, uint64_t id)
+{
+	struct codegen_cl_key k = { .id = id }, next;
+	bool first = true;
+
+	/* a rule's "ct count": its one list */
+	if (!bpf_map_delete_elem(dp->env.cl_fd, &k))
+		return;
+	/* xt connlimit: every key of the instance; deleting the key just
+	 * visited makes the walk restart, so walk from the one before */
+	while (!bpf_map_get_next_key(dp->env.cl_fd, first ? NULL : &k, &next)) {
+		if (next.id == id) {
+			bpf_map_delete_elem(dp->env.cl_fd, &next);
+			continue;
+		}
+		k = next;
+		first = false;
+	}
+}
+
 static void rec_free(struct dataplane *dp, struct dp_rec *r)
 {
 	struct dp_rec **pp = rec_bucket(dp, r->kind, r->table, r->handle);
@@ -686,8 +707,17 @@ static void rec_free(struct dataplane *dp, struct dp_rec *r)
 	alloc_put(&dp->entries, r->idx);
 	for (i = 0; i < r->nslots; i++)
 		alloc_put(&dp->counters, r->slots[i]);
-	for (i = 0; i < r->nstates; i++)
+	for (i = 0; i < r->nstates; i++) {
+		/* a ct count's list goes with its rule */
+		if (!dp->freeing && r->states[i] < dp->state_cap) {
+			uint64_t id = __atomic_load_n(&dp->state_mem[r->states[i]],
+						      __ATOMIC_RELAXED);
+
+			if (id & CL_ID_TAG)
+				cl_delete(dp, id);
+		}
 		alloc_put(&dp->states, r->states[i]);
+	}
 	free(r->slots);
 	free(r->states);
 	free(r);
@@ -779,6 +809,12 @@ static void dp_free(struct dataplane *dp)
 		close(dp->env.state_fd);
 	if (dp->env.gen_fd > 0)
 		close(dp->env.gen_fd);
+	if (dp->env.cl_fd > 0)
+		close(dp->env.cl_fd);
+	if (dp->env.cl_zero_fd > 0)
+		close(dp->env.cl_zero_fd);
+	if (dp->env.cl_scratch_fd > 0)
+		close(dp->env.cl_scratch_fd);
 	if (dp->env.progs_fd > 0)
 		close(dp->env.progs_fd);
 	if (dp->env.progs_tc_fd > 0)
@@ -1169,6 +1205,21 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	dp->env.recent_fd = -1;
 	dp->env.hl_table_fd = dp->env.hl_ent_fd = dp->env.hl_count_fd = -1;
 	dp->env.string_fd = -1;
+	/* connlimit lists: one per rule instance, made by the first packet */
+	{
+		LIBBPF_OPTS(bpf_map_create_opts, noprealloc,
+			    .map_flags = BPF_F_NO_PREALLOC);
+
+		dp->env.cl_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "nfbpf_connlim",
+					       sizeof(struct codegen_cl_key),
+					       sizeof(struct codegen_cl_list),
+					       CL_LISTS_MAX, &noprealloc);
+		dp->env.cl_zero_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "nfbpf_cl_zero", 4,
+						    sizeof(struct codegen_cl_list), 1, NULL);
+		dp->env.cl_scratch_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY,
+						       "nfbpf_cl_scr", 4,
+						       sizeof(struct codegen_cl_scratch), 1, NULL);
+	}
 	dp->recent = dp_recent_new();
 	dp->hl = dp_hl_new();
 	dp->string = dp_string_new();
@@ -1180,7 +1231,8 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	    dp->env.state_fd < 0 || dp->env.gen_fd < 0 ||
 	    dp->env.progs_fd < 0 || dp->env.progs_tc_fd < 0 ||
 	    dp->env.heads_fd < 0 || dp->env.ring_fd < 0 ||
-	    dp->env.inflight_fd < 0 || dp->env.fold_fd < 0) {
+	    dp->env.inflight_fd < 0 || dp->env.fold_fd < 0 ||
+	    dp->env.cl_fd < 0 || dp->env.cl_zero_fd < 0 || dp->env.cl_scratch_fd < 0) {
 		ret = -errno;
 		err->msg = "cannot create the nfbpf dataplane maps";
 		goto out_free;
@@ -1764,9 +1816,11 @@ static int rule_states(struct dataplane *dp, struct rule *rule,
 	uint64_t now;
 	int ret;
 
-	rule_for_each_expr(e, rule)
-		if (codegen_expr_ops[e->type]->state_slot)
+	rule_for_each_expr(e, rule) {
+		ops = codegen_expr_ops[e->type];
+		if (ops->state_slot && ops->state_slot(e))
 			n++;
+	}
 	if (!n)
 		return 0;
 	r->states = calloc(n, sizeof(uint32_t));
@@ -1781,6 +1835,8 @@ static int rule_states(struct dataplane *dp, struct rule *rule,
 		if (!ops->state_slot)
 			continue;
 		sp = ops->state_slot(e);
+		if (!sp)
+			continue;	/* an expression kind some of whose have none */
 		slot = state_slot_take(dp, *sp, ops->state_init(e, now), &ret);
 		if (!slot)
 			return ret;

@@ -185,12 +185,9 @@ static int16_t tuple_off(const struct codegen_env *env, uint8_t dir,
 	       field;
 }
 
-/*
- * r9 = the extension @id of the nf_conn in r9 (nf_ct_ext_find()); none:
- * goto @l_none. Clobbers r0-r5.
- */
-static void emit_ext_find(struct codegen_prog *p, const struct codegen_env *env,
-			  int16_t id, uint32_t l_none)
+/* codegen_emit_ct_ext_find: see codegen.h */
+void codegen_emit_ct_ext_find(struct codegen_prog *p, const struct codegen_env *env,
+			      int16_t id, uint32_t l_none)
 {
 	if (id < 0 || env->off.ext_offset < 0) {
 		if (!p->err)
@@ -261,7 +258,7 @@ static void emit_labels(struct codegen_prog *p, const struct expr_ct *c,
 			const struct codegen_env *env, uint32_t l_end)
 {
 	codegen_emit_reg_zero(p, c->reg, 16);
-	emit_ext_find(p, env, env->off.ext_labels, l_end);
+	codegen_emit_ct_ext_find(p, env, env->off.ext_labels, l_end);
 	emit_read(p, REG_OFF(c->reg), 16, 0);
 }
 
@@ -281,7 +278,7 @@ static void emit_helper(struct codegen_prog *p, const struct expr_ct *c,
 		return;
 	}
 	codegen_emit_probe_deref(p, R9, env->off.ct_master, ec->l_break);
-	emit_ext_find(p, env, env->off.ext_helper, ec->l_break);
+	codegen_emit_ct_ext_find(p, env, env->off.ext_helper, ec->l_break);
 	codegen_emit_probe_deref(p, R9, env->off.help_helper, ec->l_break);
 	codegen_emit_reg_zero(p, c->reg, 16);
 	/* probe_read_kernel_str(regs + reg, 16, helper->name) */
@@ -330,7 +327,7 @@ static void emit_acct(struct codegen_prog *p, const struct expr_ct *c,
 	int16_t d = REG_OFF(c->reg);
 
 	codegen_emit_reg_zero(p, c->reg, 8);
-	emit_ext_find(p, env, env->off.ext_acct, l_end);
+	codegen_emit_ct_ext_find(p, env, env->off.ext_acct, l_end);
 	if (c->key != CT_AVGPKT) {
 		emit_counter(p, env, c->dir, c->key == CT_BYTES ?
 			     env->off.acct_bytes : env->off.acct_packets, d);

@@ -72,6 +72,7 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 	const struct set *s = d->set;
 	const struct expr_counter *c;
 	const struct expr_limit *l;
+	const struct expr *x;
 
 	if (!s) {
 		err->msg = "dynset: no set";
@@ -81,6 +82,11 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 		return codegen_set_refuse(err, s, "dynset on interval or object sets is");
 	if (s->flags & NFT_SET_F_MAP)
 		return codegen_set_refuse(err, s, "dynset on maps ('add @m { key : value }') is");
+	expr_for_each_in(x, (const struct expr *)d->exprs, d->exprs_len)
+		if (x->type == EXPR_CONNLIMIT) {
+			err->msg = "ct count on elements the packet path adds (a connection list per element, collected with it) is not supported by the nfbpf dataplane yet";
+			return -EOPNOTSUPP;
+		}
 	if (dynset_stmts(d, &c, &l))
 		return codegen_set_refuse(err, s, "statements other than one counter and "
 			      "one limit on elements the packet path adds are");

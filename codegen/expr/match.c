@@ -22,6 +22,12 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_hashlimit1, &codegen_xt_hashlimit2, &codegen_xt_hashlimit3,
 	&codegen_xt_ebt_ip, &codegen_xt_ebt_vlan, &codegen_xt_ebt_arp,
 	&codegen_xt_owner,
+	&codegen_xt_connmark, &codegen_xt_connlabel, &codegen_xt_helper,
+	&codegen_xt_connbytes, &codegen_xt_statistic, &codegen_xt_quota,
+	&codegen_xt_time, &codegen_xt_cpu, &codegen_xt_ecn4, &codegen_xt_ecn6,
+	&codegen_xt_tcpmss, &codegen_xt_cgroup0, &codegen_xt_cgroup2,
+	&codegen_xt_mh, &codegen_xt_dccp, &codegen_xt_realm,
+	&codegen_xt_connlimit,
 	&codegen_xt_string, &codegen_xt_frag6,
 };
 
@@ -48,7 +54,9 @@ static int match_check(const struct expr *e, struct dp_error *err)
 
 static uint32_t match_const_size(const struct expr *e)
 {
-	return xt_ops(expr_priv(e))->const_size;
+	const struct expr_xt *x = expr_priv(e);
+
+	return codegen_xt_const_size(xt_ops(x), x);
 }
 
 static void match_shape(const struct expr *e, struct codegen_key *k)
@@ -72,6 +80,27 @@ static bool match_reads_ct(const struct expr *e)
 	return xt_ops(expr_priv(e))->reads_ct;
 }
 
+static bool match_reads_acct(const struct expr *e)
+{
+	return xt_ops(expr_priv(e))->reads_acct;
+}
+
+/* the state slot of a match with state (x->dp_aux), NULL for others */
+static uint32_t *match_state_slot(struct expr *e)
+{
+	struct expr_xt *x = expr_priv(e);
+	const struct codegen_xt_ops *o = xt_ops(x);
+
+	return o && o->state_init ? &x->dp_aux : NULL;
+}
+
+static uint64_t match_state_init(const struct expr *e, uint64_t now)
+{
+	const struct expr_xt *x = expr_priv(e);
+
+	return xt_ops(x)->state_init(x, now);
+}
+
 static void match_emit(struct codegen_prog *p, const struct expr *e,
 		       const struct codegen_expr_ctx *ec)
 {
@@ -88,4 +117,7 @@ const struct codegen_expr_ops codegen_expr_match = {
 	.consts = match_consts,
 	.emit = match_emit,
 	.reads_ct = match_reads_ct,
+	.reads_acct = match_reads_acct,
+	.state_slot = match_state_slot,
+	.state_init = match_state_init,
 };

@@ -43,7 +43,9 @@ static int target_check(const struct expr *e, struct dp_error *err)
 
 static uint32_t target_const_size(const struct expr *e)
 {
-	return xt_ops(expr_priv(e))->const_size;
+	const struct expr_xt *x = expr_priv(e);
+
+	return codegen_xt_const_size(xt_ops(x), x);
 }
 
 static void target_shape(const struct expr *e, struct codegen_key *k)

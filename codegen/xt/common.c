@@ -26,6 +26,12 @@ void codegen_xt_shape(const struct codegen_xt_ops *o, const struct expr_xt *x,
 	o->shape(x, k);
 }
 
+uint32_t codegen_xt_const_size(const struct codegen_xt_ops *o,
+			       const struct expr_xt *x)
+{
+	return o->const_size_of ? o->const_size_of(x) : o->const_size;
+}
+
 void codegen_xt_consts(const struct codegen_xt_ops *o, const struct expr_xt *x,
 		       uint8_t *dst)
 {

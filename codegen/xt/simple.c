@@ -3,7 +3,7 @@
  * simple.c - matches on packet metadata or one header field: comment
  * (xt_comment.c), mark rev 1 (xt_mark.c mark_mt), length (xt_length.c),
  * pkttype (xt_pkttype.c), iprange rev 1 (xt_iprange.c), ttl and hl
- * (xt_hl.c), dscp and tos rev 1 (xt_dscp.c).
+ * (xt_hl.c), dscp and tos rev 1 (xt_dscp.c), realm (xt_realm.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -338,4 +338,50 @@ static void tos_emit(struct codegen_prog *p, const struct expr_xt *x,
 const struct codegen_xt_ops codegen_xt_tos = {
 	.name = "tos", .rev = 1, .minlen = 3,
 	.const_size = 3, .shape = tos_shape, .emit = tos_emit,
+};
+
+/*
+ * realm: struct xt_realm_info { u32 id @0, mask @4; u8 invert @8 }:
+ * (id == (skb_dst(skb)->tclassid & mask)) ^ invert, as an int (invert
+ * above 1: always true). The kernel registers it for hooks that always
+ * have a route; without one (which it would dereference) false.
+ */
+static uint8_t realm_inv(const struct expr_xt *x)
+{
+	return x->info[8] > 2 ? 2 : x->info[8];
+}
+
+static void realm_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	uint8_t inv = realm_inv(x);
+
+	codegen_key_put(k, &inv, 1);
+}
+
+static void realm_emit(struct codegen_prog *p, const struct expr_xt *x,
+		       const struct codegen_expr_ctx *ec)
+{
+	uint8_t inv = realm_inv(x);
+
+	/* r9 = skb_dst(skb): _skb_refdst & ~SKB_DST_NOREF; none: false */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(skb_addr)));
+	codegen_emit_probe_deref(p, R9, ec->env->off.skb_refdst, ec->l_break);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R9, ~1));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), ec->l_break);
+	if (inv > 1)
+		return;
+	/* r1 = tclassid & mask; (r1 == id) ^ invert */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 4, R9, ec->env->off.dst_tclassid);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + 4));
+	codegen_emit(p, INSN_ALU64_REG(BPF_AND, R1, R2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase));
+	codegen_emit_jmp(p, INSN_JMP_REG(inv ? BPF_JEQ : BPF_JNE, R1, R2, 0),
+			 ec->l_break);
+}
+
+const struct codegen_xt_ops codegen_xt_realm = {
+	.name = "realm", .rev = 0, .family = 2, .minlen = 9,
+	.const_size = 8, .shape = realm_shape, .emit = realm_emit,
 };

@@ -30,11 +30,21 @@
  *	   with @err set)
  * @reads_ct: the match reads skb->_nfct (the kernel's conntrack must be
  *	      on in the namespace, as the kernel's checkentry turns it on)
+ * @reads_acct: the match reads conntrack accounting (the kernel's
+ *	        checkentry turns nf_conntrack_acct on)
  * @const_off: where in the info the constants start
  * @const_size: bytes of constants (info[@const_off, +@const_size))
+ * @const_size_of: optional: bytes of constants of @x (instead of
+ *		   @const_size), for constants laid out by what is asked
  * @consts: optional: write the @const_size bytes of constants (instead of
  *	    the info slice)
  * @log_prefix: optional: see codegen_expr_ops.log_prefix
+ * @state_init: optional: the match keeps one u64 of the state map,
+ *	        shared by every CPU (the kernel's per-rule master), in a
+ *	        slot the rule owns (x->dp_aux; the constants carry it as
+ *	        their first u32 for codegen_emit_slot_lookup()); its first
+ *	        value (@now: CLOCK_MONOTONIC ns); xt connlimit keeps its
+ *	        lists' id there
  * @shape: what determines the code
  * @consts: write @const_size bytes
  * @emit: the code
@@ -46,10 +56,13 @@ struct codegen_xt_ops {
 	uint32_t minlen;
 	int (*check)(const struct expr_xt *x, struct dp_error *err);
 	bool reads_ct;
+	bool reads_acct;
 	uint32_t const_off;
 	uint32_t const_size;
+	uint32_t (*const_size_of)(const struct expr_xt *x);
 	void (*consts)(const struct expr_xt *x, uint8_t *dst);
 	uint32_t *(*log_prefix)(struct expr_xt *x, const char **prefix);
+	uint64_t (*state_init)(const struct expr_xt *x, uint64_t now);
 	void (*shape)(const struct expr_xt *x, struct codegen_key *k);
 	void (*emit)(struct codegen_prog *p, const struct expr_xt *x,
 		     const struct codegen_expr_ctx *ec);
@@ -66,6 +79,11 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_recent0, codegen_xt_recent1, codegen_xt_hashlimit1,
 	codegen_xt_hashlimit2, codegen_xt_hashlimit3, codegen_xt_ebt_ip,
 	codegen_xt_ebt_vlan, codegen_xt_ebt_arp, codegen_xt_owner,
+	codegen_xt_connmark, codegen_xt_connlabel, codegen_xt_helper,
+	codegen_xt_connbytes, codegen_xt_statistic, codegen_xt_quota,
+	codegen_xt_time, codegen_xt_cpu, codegen_xt_ecn4, codegen_xt_ecn6,
+	codegen_xt_tcpmss, codegen_xt_cgroup0, codegen_xt_cgroup2, codegen_xt_mh,
+	codegen_xt_dccp, codegen_xt_realm, codegen_xt_connlimit,
 	codegen_xt_string, codegen_xt_frag6;
 
 /*
@@ -87,6 +105,8 @@ void codegen_xt_shape(const struct codegen_xt_ops *o, const struct expr_xt *x,
 		      struct codegen_key *k);
 void codegen_xt_consts(const struct codegen_xt_ops *o, const struct expr_xt *x,
 		       uint8_t *dst);
+uint32_t codegen_xt_const_size(const struct codegen_xt_ops *o,
+			       const struct expr_xt *x);
 
 static inline void codegen_xt_emit_hotdrop(struct codegen_prog *p,
 					   const struct codegen_expr_ctx *ec)

@@ -43,7 +43,7 @@ static int dynset_expr_parse(const struct nfnl_expr_ctx *ctx, const struct set *
 	uint16_t type;
 	int err;
 
-	err = nfnl_expr_stateful_parse(ctx, a, buf, len, &type);
+	err = nfnl_expr_stateful_parse(ctx, a, s->flags, buf, len, &type);
 	if (err)
 		return err;
 	if (se && se->type != type)

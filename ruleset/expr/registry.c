@@ -11,7 +11,7 @@ extern const struct ruleset_expr_ops ruleset_expr_immediate, ruleset_expr_cmp,
 	ruleset_expr_target,
 	ruleset_expr_limit, ruleset_expr_quota, ruleset_expr_reject,
 	ruleset_expr_fwd, ruleset_expr_dup, ruleset_expr_dynset,
-	ruleset_expr_fib, ruleset_expr_rt;
+	ruleset_expr_fib, ruleset_expr_rt, ruleset_expr_connlimit;
 
 const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_IMMEDIATE] = &ruleset_expr_immediate,
@@ -39,4 +39,5 @@ const struct ruleset_expr_ops *const ruleset_expr_ops[__EXPR_MAX] = {
 	[EXPR_DYNSET] = &ruleset_expr_dynset,
 	[EXPR_FIB] = &ruleset_expr_fib,
 	[EXPR_RT] = &ruleset_expr_rt,
+	[EXPR_CONNLIMIT] = &ruleset_expr_connlimit,
 };

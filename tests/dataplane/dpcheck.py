@@ -425,6 +425,48 @@ def list_both(K, B, kernel_only):
     return wait_all(procs)
 
 
+CONNS_RE = re.compile(rb'^#\s*dpcheck:.*\bconns\b', re.M)
+
+
+def conns_phase(K, B, args, name, prev):
+    """the conns phase (conns.py, rulesets with '# dpcheck: conns'): the
+    same real connections in fw on both sides at once; their outcomes and
+    the counters they added must agree. Returns (test result, prev)."""
+    t0 = time.monotonic()
+    tname = name + '+conns'
+    procs = [(subprocess.Popen(['ip', 'netns', 'exec', sd.ns['fw'], sys.executable,
+                                os.path.join(HERE, 'conns.py')],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE), None)
+             for sd in (K, B)]
+    (rk, ok_, ek), (rb, ob, eb) = wait_all(procs)
+    if rk or rb:
+        return (tname, 'harness: conns.py failed', ('kernel: %s %s: %s' % (ek, B.label_long, eb)).splitlines()[:12],
+                time.monotonic() - t0), prev
+    detail, why = [], None
+    if ok_ != ob:
+        detail.append('connection outcomes differ:')
+        detail += udiff(ok_, ob, 'kernel', B.label_long)
+        why = 'connection outcomes differ'
+    lk, lb = list_both(K, B, True)[:2]
+    if lk[0] or lb[0]:
+        return (tname, 'listing failed', [lk[2].strip(), lb[2].strip()], time.monotonic() - t0), None
+    ck, cb, what = lk[1], lb[1], 'nft list ruleset'
+    if prev is not None:
+        dk, db = counter_delta(prev[0], ck), counter_delta(prev[1], cb)
+        if dk is not None and db is not None:
+            ck, cb, what = dk, db, 'counters added by this phase'
+    if ck != cb:
+        detail.append('%s differ:' % what)
+        detail += udiff(ck, cb, 'kernel', B.label_long)
+        why = (why + '; ' if why else '') + 'counters/listing differ'
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        for sd, lst, o in ((K, lk[1], ok_), (B, lb[1], ob)):
+            with open(os.path.join(args.keep, '%s.%s' % (tname, sd.label)), 'w') as f:
+                f.write(lst + '\n# connections\n' + o)
+    return (tname, why, detail, time.monotonic() - t0), (lk[1], lb[1])
+
+
 def run_case(K, B, args, name, steps, pkts, classes, epoch0):
     """steps: [(suffix, nft text)]. For each step, load its text on both
     sides, then run one phase per corpus class: send, compare each packet's
@@ -432,15 +474,22 @@ def run_case(K, B, args, name, steps, pkts, classes, epoch0):
     detail lines, seconds)."""
     out = []
     prev = None
+    conns = bool(CONNS_RE.search(steps[0][1]))
     for k, (suffix, text) in enumerate(steps):
         res, prev = run_step(K, B, args, name + suffix, text, pkts, classes,
                              epoch0 + k * len(classes), prev)
+        if conns and prev is not None:
+            r, prev = conns_phase(K, B, args, name + suffix, prev)
+            res.append(r)
+        elif conns:
+            res.append((name + suffix + '+conns', res[0][1], ['step %s failed' % (suffix or '1')], 0.0))
         out += res
         if prev is None:
             # later steps build on this one: report them as failed too
             for suffix2, _ in steps[k + 1:]:
                 out += [(name + suffix2 + ('' if c == 'main' else '+' + c), res[0][1],
-                         ['step %s failed' % (suffix or '1')], 0.0) for c in classes]
+                         ['step %s failed' % (suffix or '1')], 0.0)
+                        for c in classes + (['conns'] if conns else [])]
             break
     return out
 
@@ -568,7 +617,12 @@ def main():
             sd.open_sockets()
         nsettle = settle((K, B))
         nsteps = sum(len(then_steps(os.path.join(args.rulesets, n))) + 1 for n in names)
-        print('1..%d' % (1 + nsteps * len({p.cls for p in pkts})))
+        nconns = 0
+        for n in names:
+            with open(os.path.join(args.rulesets, n + '.nft'), 'rb') as f:
+                if CONNS_RE.search(f.read()):
+                    nconns += len(then_steps(os.path.join(args.rulesets, n))) + 1
+        print('1..%d' % (1 + nsteps * len({p.cls for p in pkts}) + nconns))
         print('# topology up; %d frames before settling' % nsettle)
         sys.stdout.flush()
 

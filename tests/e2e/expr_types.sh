@@ -19,7 +19,6 @@ probes="expr:immediate,bitwise,byteorder,payload,cmp,lookup,range,dynset,meta,rt
 # probe: families where nfbpfd refuses what the kernel has
 refused="
 ct 23: ip ip6 inet
-expr connlimit: ip ip6 inet arp bridge netdev
 expr dup: ip ip6
 expr inner: ip ip6 inet arp bridge netdev
 expr last: ip ip6 inet arp bridge netdev
