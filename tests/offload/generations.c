@@ -98,6 +98,27 @@ Test(generations, new_shape_rebuilds_walker)
 	cr_assert_eq(run(), NF_DROP);
 }
 
+/* the first walker of a namespace replaces none: its publish waits for no
+ * grace period (8-25 ms); a walker that replaces one does */
+Test(generations, first_walker_waits_for_no_grace_period)
+{
+	struct dp_stats s0, s1;
+	struct tm_rb rb = { 0 };
+
+	dport_rule(53, NF_DROP);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s0);
+	cr_assert_eq(s0.walker_graces, 0, "%llu", (unsigned long long)s0.walker_graces);
+	cr_assert_eq(run(), NF_DROP);
+	tm_counter(&rb);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded + 1, "a new walker");
+	cr_assert_eq(s1.walker_graces, 1, "it replaced the first one");
+	cr_assert_eq(run(), NF_DROP);
+}
+
 /*
  * one walker serves every hook point: 20 inet base chains (40 netfilter
  * hook points) cost a trampoline each, and a new shape loads one program;
