@@ -3706,8 +3706,11 @@ static void hooks_settle(struct dataplane *dp)
 }
 
 /*
- * the prepared walkers go live (prog array updates); a walker no hook
- * point runs goes. Return: whether a walker changed.
+ * the prepared walkers go live (prog array updates). A walker no hook
+ * point runs stays in its slot for the next one (a flush, then the same
+ * ruleset again: its verification is the most of that commit's time),
+ * unless it reads maps this prepare replaced (grown) or is an earlier
+ * nfbpfd's (adopted). Return: whether a walker changed.
  */
 static bool walkers_publish(struct dataplane *dp)
 {
@@ -3735,7 +3738,8 @@ static bool walkers_publish(struct dataplane *dp)
 			dp->walker_fd[c] = dp->pending_fd[c];
 			dp->pending_fd[c] = -1;
 			dp->walker_nshapes[c] = dp->nshapes;
-		} else if (!need[c] && (dp->walker_fd[c] >= 0 || dp->adopted)) {
+		} else if (!need[c] && (dp->adopted ||
+					(dp->walker_fd[c] >= 0 && dp->grown))) {
 			/* (adopted prog arrays: an earlier nfbpfd's walker) */
 			bpf_map_delete_elem(fd, &idx);
 			if (dp->walker_fd[c] >= 0)
