@@ -692,7 +692,7 @@ report=$tmp/report.md
 	done
 	echo
 	echo "Control plane: wall time of one \`nsenter --net=NS [nfbpf-run] nft ...\` process (nfbpf side"
-	echo "includes the nfbpf-run sh wrapper); \`nft -f\` and list start from an empty netns / full chain."
+	echo "includes the nfbpf-run wrapper); \`nft -f\` and list start from an empty netns / full chain."
 	[ "$only" != cp ] && echo "Packet path: sender netns -> veth -> receiver netns, $PKT_COUNT UDP datagrams or ${PKT_MAXSEC} s"
 	[ "$only" != cp ] && echo "per repetition (whichever first), sender pinned to one CPU; veth receive runs in the sender's"
 	[ "$only" != cp ] && echo "softirq, so ns/packet = sender wall time / packets = send + veth + hook + UDP receive."

@@ -403,6 +403,9 @@ struct codegen_inflight {
  * @kf_cast_to_kern_ctx: ... of bpf_cast_to_kern_ctx
  * @kf_dynptr_copy: ... of bpf_dynptr_copy (0: not in this kernel; NFLOG
  *		    records then carry no packet bytes)
+ * @kf_rdonly_cast: ... of bpf_rdonly_cast, with @btf_skb and @btf_hook_state
+ *		    the vmlinux ids of struct sk_buff and struct nf_hook_state
+ *		    (0: the walker reads them through the trusted pointers)
  * @set_hash_fd: exact-match set elements, by key words (0 = not created)
  * @set_lpm_fd: interval set elements, by key bytes (0 = not created)
  * @set_range_fd: interval concatenation elements (0 = not created)
@@ -458,6 +461,9 @@ struct codegen_env {
 	int32_t kf_dynptr_adjust;
 	int32_t kf_cast_to_kern_ctx;
 	int32_t kf_dynptr_copy;
+	int32_t kf_rdonly_cast;
+	int32_t btf_skb;
+	int32_t btf_hook_state;
 	int set_hash_fd[SET_KEY_WORDS_MAX + 1];
 	int set_lpm_fd[SET_KLEN_MAX + 1];
 	int set_range_fd;

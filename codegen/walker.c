@@ -1201,6 +1201,22 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R7, R9, env->off.ctx_skb));
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R8, R9, env->off.ctx_state));
 	}
+	/* read-only copies (bpf_rdonly_cast(), inlined to a move): loads
+	 * through them are checked without the verifier's search for
+	 * trusted field types, which scans all of vmlinux BTF per pointer
+	 * field loaded; nothing writes through r7/r8 or passes them on */
+	if (env->kf_rdonly_cast) {
+		codegen_emit(p, INSN_MOV64_REG(R1, R7));
+		codegen_emit(p, INSN_MOV64_IMM(R2, env->btf_skb));
+		codegen_emit(p, INSN_CALL_KFUNC(env->kf_rdonly_cast));
+		codegen_emit(p, INSN_MOV64_REG(R7, R0));
+		if (!tc) {
+			codegen_emit(p, INSN_MOV64_REG(R1, R8));
+			codegen_emit(p, INSN_MOV64_IMM(R2, env->btf_hook_state));
+			codegen_emit(p, INSN_CALL_KFUNC(env->kf_rdonly_cast));
+			codegen_emit(p, INSN_MOV64_REG(R8, R0));
+		}
+	}
 	/* pkt.len = skb->len; tc ingress: from the network header (tc
 	 * pushed the mac header back, netfilter's ingress hook sees it pulled) */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, env->off.skb_len));

@@ -324,6 +324,8 @@ int dataplane_state_sub(struct net *net, uint32_t slot, uint64_t val);
  * @fold_keys_written: fold map keys written or deleted so far
  * @inflight_timeouts: prepares that waited for a generation's packets in
  *		       vain for a second and fell back to an RCU grace period
+ * @walker_graces: publishes that waited for an RCU grace period because a
+ *		   new walker replaced one packets could still be running
  */
 struct dp_stats {
 	uint64_t progs_loaded;
@@ -334,6 +336,7 @@ struct dp_stats {
 	uint64_t set_entries_written;
 	uint64_t inflight_timeouts;
 	uint64_t fold_keys_written;
+	uint64_t walker_graces;
 };
 
 /**

@@ -56,6 +56,7 @@ struct conn {
 	int ctl;
 	struct client cl;
 	bool epout;
+	bool unicast;	/* unasked messages came for it (log) */
 };
 
 static struct {
@@ -206,7 +207,11 @@ static int flush(struct conn *c, unsigned int *written)
 
 static int ctl_reply(struct conn *c, uint32_t op, int32_t err, uint32_t val)
 {
+	const struct nfnl_out *o = &c->cl.out;
 	struct nfbpf_ctl_rep rep = { .op = op, .err = err, .val = val };
+
+	if (o->nsent < o->nends || c->cl.groups || c->unicast)
+		rep.flags = NFBPF_REP_MORE;
 
 	if (send(c->ctl, &rep, sizeof(rep), MSG_NOSIGNAL) != sizeof(rep))
 		return -errno;
@@ -620,6 +625,7 @@ static void unicast(struct net *net, uint32_t portid, const void *data,
 
 		if (c->cl.net != net || c->cl.portid != portid || c->ctl < 0)
 			continue;
+		c->unicast = true;
 		if (b->len - c->cl.out.sent + len > UNICAST_BACKLOG)
 			return;
 		nfnl_out_cut(&c->cl.out);

@@ -455,6 +455,23 @@ int offload_btf_env(struct codegen_env *env)
 	/* NFLOG payloads (6.15+); without it NFLOG records carry no bytes */
 	id = btf__find_by_name_kind(vmlinux, "bpf_dynptr_copy", BTF_KIND_FUNC);
 	env->kf_dynptr_copy = id < 0 ? 0 : id;
+	/* the walker reads the skb and the hook state through read-only
+	 * (untrusted) copies of its pointers: the verifier then checks each
+	 * pointer field it loads without looking for a "<struct>__safe_*"
+	 * type, a linear search of vmlinux BTF per load and per path (half
+	 * of a small ruleset's load time); see codegen/walker.c */
+	env->kf_rdonly_cast = env->btf_skb = env->btf_hook_state = 0;
+	id = btf__find_by_name_kind(vmlinux, "bpf_rdonly_cast", BTF_KIND_FUNC);
+	if (id > 0) {
+		int skb = btf__find_by_name_kind(vmlinux, "sk_buff", BTF_KIND_STRUCT),
+		    st = btf__find_by_name_kind(vmlinux, "nf_hook_state", BTF_KIND_STRUCT);
+
+		if (skb > 0 && st > 0) {
+			env->kf_rdonly_cast = id;
+			env->btf_skb = skb;
+			env->btf_hook_state = st;
+		}
+	}
 	if (path_off("net_device", "nd_net.net", &env->off.dev_net, NULL))
 		return -ENOENT;
 	bridge_env(env);

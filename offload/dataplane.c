@@ -3764,8 +3764,11 @@ static void hooks_settle(struct dataplane *dp)
 }
 
 /*
- * the prepared walkers go live (prog array updates); a walker no hook
- * point runs goes. Return: whether a walker changed.
+ * the prepared walkers go live (prog array updates). A walker no hook
+ * point runs stays in its slot for the next one (a flush, then the same
+ * ruleset again: its verification is the most of that commit's time),
+ * unless it reads maps this prepare replaced (grown) or is an earlier
+ * nfbpfd's (adopted). Return: whether a walker changed.
  */
 static bool walkers_publish(struct dataplane *dp)
 {
@@ -3784,13 +3787,17 @@ static bool walkers_publish(struct dataplane *dp)
 
 		if (dp->pending_fd[c] >= 0) {
 			bpf_map_update_elem(fd, &idx, &dp->pending_fd[c], BPF_ANY);
-			if (dp->walker_fd[c] >= 0)
+			/* an empty slot had no walker a packet could still
+			 * run: nothing to wait for */
+			if (dp->walker_fd[c] >= 0) {
 				close(dp->walker_fd[c]);
+				changed = true;
+			}
 			dp->walker_fd[c] = dp->pending_fd[c];
 			dp->pending_fd[c] = -1;
 			dp->walker_nshapes[c] = dp->nshapes;
-			changed = true;
-		} else if (!need[c] && (dp->walker_fd[c] >= 0 || dp->adopted)) {
+		} else if (!need[c] && (dp->adopted ||
+					(dp->walker_fd[c] >= 0 && dp->grown))) {
 			/* (adopted prog arrays: an earlier nfbpfd's walker) */
 			bpf_map_delete_elem(fd, &idx);
 			if (dp->walker_fd[c] >= 0)
@@ -4029,8 +4036,10 @@ void dataplane_publish(struct net *net)
 		 * ones not those of the next: no packet may run an old
 		 * walker once the flip is seen (a grace period; a failed
 		 * wait only loses that) */
-		if (walkers_publish(dp))
+		if (walkers_publish(dp)) {
+			dp->stats.walker_graces++;
 			offload_grace_wait(offload_grace_request());
+		}
 		hooks_settle(dp);
 		bpf_map_update_elem(dp->env.gen_fd, &zero, &dp->gen_next,
 				    BPF_ANY);

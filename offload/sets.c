@@ -532,6 +532,7 @@ struct fill_ctx {
 	bool lpm;
 	bool ranges;
 	bool in_gen[2];		/* set active in generation g */
+	bool fresh;		/* the set's id is new to this prepare */
 };
 
 /* @v == LONG_MIN: "set 'x': @what", else "set 'x': @what @v is not supported" */
@@ -670,6 +671,29 @@ static bool is_catchall(const struct set_elem *e)
 	return (e->flags & SET_ELEM_F_CATCHALL) || !e->key.len;
 }
 
+/*
+ * A set whose id is new to this (full) prepare: no rule of the live
+ * generation names the id (ids are reused only after the publish that
+ * retired them), so no packet reads its entries before the publish. Its
+ * entries get the next generation in both halves at once, as the next
+ * delta prepare would settle them: a batch that loads a set of a million
+ * elements does not leave a million entries to write again at the next
+ * commit. Only generation @next is computed (half @next ^ 1 follows it).
+ */
+static bool fresh_skip(const struct fill_ctx *fc, uint32_t g)
+{
+	return fc->fresh && g == fc->ss->cur;
+}
+
+static void fresh_copy(const struct fill_ctx *fc, struct dp_elem *el)
+{
+	struct codegen_set_val *v = elem_val(el);
+	uint32_t cur = fc->ss->cur;
+
+	if (fc->fresh)
+		v->half[cur] = v->half[cur ^ 1];
+}
+
 /* exact sets, and the catchall element of any set */
 static int fill_elem(struct fill_ctx *fc, const struct set_elem *e, bool catchall)
 {
@@ -679,7 +703,8 @@ static int fill_elem(struct fill_ctx *fc, const struct set_elem *e, bool catchal
 	int ret;
 
 	for (g = 0; g < 2; g++) {
-		if (!fc->in_gen[g] || !active(e->genmask, 1u << g))
+		if (!fc->in_gen[g] || !active(e->genmask, 1u << g) ||
+		    fresh_skip(fc, g))
 			continue;
 		if (!el)
 			el = elem_get(fc->ss, fc->fd, key, klen, fc->ranges);
@@ -688,6 +713,7 @@ static int fill_elem(struct fill_ctx *fc, const struct set_elem *e, bool catchal
 		ret = make_half(fc, e, &elem_val(el)->half[g]);
 		if (ret)
 			return ret;
+		fresh_copy(fc, el);
 	}
 	return 0;
 }
@@ -867,7 +893,7 @@ static int fill_interval(struct fill_ctx *fc)
 	int ret = 0;
 
 	for (g = 0; g < 2 && !ret; g++)
-		if (fc->in_gen[g])
+		if (fc->in_gen[g] && !fresh_skip(fc, g))
 			ret = gen_prefixes(fc, g, &own[g]);
 	for (g = 0; g < 2 && !ret; g++)
 		for (i = 0; i < own[g].n && !ret; i++) {
@@ -890,6 +916,7 @@ static int fill_interval(struct fill_ctx *fc)
 				if (q)
 					ret = make_half(fc, q->e, &elem_val(el)->half[h]);
 			}
+			fresh_copy(fc, el);
 		}
 	free(own[0].v);
 	free(own[1].v);
@@ -1070,7 +1097,8 @@ static int fill_set(struct dp_sets *ss, struct codegen_env *env,
 {
 	struct fill_ctx fc = { .ss = ss, .cc = cc, .err = err, .s = s, .id = r->id,
 			       .lpm = codegen_set_interval(s),
-			       .ranges = codegen_set_ranges(s) };
+			       .ranges = codegen_set_ranges(s),
+			       .fresh = r->fresh };
 	struct set_elem *e;
 	uint32_t g;
 	int ret;

@@ -9,7 +9,8 @@
  * (the "data" fd), so poll/select/epoll work natively. The calls below add
  * the netlink semantics on top: sockaddr_nl names, SOL_NETLINK options
  * forwarded on the control channel, a send that returns only once nfbpfd
- * has queued every reply, and NFBPF_CTL_PULL on EAGAIN. The protocol is
+ * has queued every reply, and NFBPF_CTL_PULL on EAGAIN while nfbpfd may hold
+ * output for the socket (NFBPF_REP_MORE). The protocol is
  * include/nfbpf/shim_proto.h; errno values follow the kernel's
  * net/netlink/af_netlink.c.
  *
@@ -122,6 +123,8 @@ static struct {
  * @dst_portid: connect() destination port id, for getpeername()
  * @dst_groups: connect() destination group (as a mask), for getpeername()
  * @lock: serializes control-channel exchanges (one outstanding operation)
+ * @more: nfbpfd's last answer said it may hold output for the socket
+ *	(NFBPF_REP_MORE): an EAGAIN asks it (NFBPF_CTL_PULL)
  */
 struct nlsock {
 	atomic_int refs;
@@ -135,6 +138,7 @@ struct nlsock {
 	atomic_uint dst_portid;
 	atomic_uint dst_groups;
 	pthread_mutex_t lock;
+	atomic_bool more;
 };
 
 static struct nlsock socks[MAX_SOCKS];
@@ -355,6 +359,8 @@ static int ctl_call(struct nlsock *s, uint32_t op, uint32_t arg, uint32_t val,
 		err = -EIO;
 	else
 		err = ctl_wait(ctl, op, rep);
+	if (!err)
+		atomic_store(&s->more, !!(rep->flags & NFBPF_REP_MORE));
 	pthread_mutex_unlock(&s->lock);
 	if (!err && rep->err > 0)
 		err = -EIO;
@@ -564,6 +570,7 @@ static int nl_open(int type)
 	atomic_store(&s->has_groups, false);
 	atomic_store(&s->dst_portid, 0);
 	atomic_store(&s->dst_groups, 0);
+	atomic_store(&s->more, !!(rep.flags & NFBPF_REP_MORE));
 	pthread_mutex_init(&s->lock, NULL);
 	if (ctl < MAX_FD)
 		atomic_store(&ctl_slot[ctl], (uint16_t)(s - socks + 1));
@@ -961,6 +968,8 @@ static ssize_t nl_send(struct nlsock *s, int fd, const struct iovec *iov,
 	}
 	if (!err)
 		err = ctl_wait(atomic_load(&s->ctl), NFBPF_CTL_SENT, &rep);
+	if (!err)
+		atomic_store(&s->more, !!(rep.flags & NFBPF_REP_MORE));
 	pthread_mutex_unlock(&s->lock);
 	if (mfd >= 0)
 		REAL(close)(mfd);
@@ -1008,7 +1017,10 @@ static ssize_t nl_recv(struct nlsock *s, int fd, struct msghdr *msg, int flags)
 			break;
 		if ((errno != EAGAIN && errno != EWOULDBLOCK) || pulled)
 			return -errno;
-		/* The kernel builds dump chunks inside recvmsg(). */
+		/* The kernel builds dump chunks inside recvmsg(); nfbpfd
+		 * holds nothing for the socket if its last answer said so. */
+		if (!atomic_load(&s->more))
+			return -EAGAIN;
 		pulled = true;
 		if (ctl_call(s, NFBPF_CTL_PULL, 0, 0, &rep) || rep.err ||
 		    !rep.val)

@@ -27,7 +27,11 @@
  * recv that would return EAGAIN sends NFBPF_CTL_PULL first: the daemon
  * writes what it can of its pending output and answers with the number of
  * datagrams written (val); the shim retries the recv if val > 0. This
- * emulates the kernel, which produces dump chunks inside recvmsg().
+ * emulates the kernel, which produces dump chunks inside recvmsg(). Every
+ * answer says in its flags whether the daemon may hold output for the
+ * socket (NFBPF_REP_MORE): while the last answer said no, an EAGAIN is
+ * returned without a PULL (a command's replies are all written when SENT
+ * answers, so a short exchange costs no PULL round trip).
  *
  * Large sends: a unix datagram cannot exceed the sender's SO_SNDBUF, which
  * net.core.wmem_max caps (SO_SNDBUFFORCE still ends near 4 MiB), while
@@ -43,7 +47,7 @@
 #define NFBPF_DEFAULT_SOCKET	"/run/nfbpf/nfbpf.sock"
 #define NFBPF_SOCKET_ENV	"NFBPF_SOCKET"
 #define NFBPF_PROTO_MAGIC	0x6e666270u	/* "nfbp" */
-#define NFBPF_PROTO_VERSION	3	/* 2: struct nfbpf_bigmsg; 3: hello.portid */
+#define NFBPF_PROTO_VERSION	4	/* 2: struct nfbpf_bigmsg; 3: hello.portid; 4: NFBPF_REP_MORE */
 
 /**
  * struct nfbpf_hello - first datagram on a new data connection
@@ -137,12 +141,19 @@ struct nfbpf_ctl_req {
  * @err: 0 or -errno (for SENT: 0, or -errno the send itself must fail
  *	 with, e.g. -EMSGSIZE; netlink-level errors travel as NLMSG_ERROR)
  * @val: result (HELLO: port id; PULL: datagrams written; GETOPT: value)
+ * @flags: NFBPF_REP_MORE: the daemon holds output for the socket it has not
+ *	   written yet, or may queue some unasked (the socket is in a
+ *	   multicast group or receives unicast log messages): an EAGAIN
+ *	   asks it with NFBPF_CTL_PULL. 0: it holds none, the socket's
+ *	   replies are all in it.
  */
 struct nfbpf_ctl_rep {
 	uint32_t op;
 	int32_t err;
 	uint32_t val;
-	uint32_t pad;
+	uint32_t flags;
 };
+
+#define NFBPF_REP_MORE	0x1u
 
 #endif /* NFBPF_SHIM_PROTO_H */

@@ -98,6 +98,27 @@ Test(generations, new_shape_rebuilds_walker)
 	cr_assert_eq(run(), NF_DROP);
 }
 
+/* the first walker of a namespace replaces none: its publish waits for no
+ * grace period (8-25 ms); a walker that replaces one does */
+Test(generations, first_walker_waits_for_no_grace_period)
+{
+	struct dp_stats s0, s1;
+	struct tm_rb rb = { 0 };
+
+	dport_rule(53, NF_DROP);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s0);
+	cr_assert_eq(s0.walker_graces, 0, "%llu", (unsigned long long)s0.walker_graces);
+	cr_assert_eq(run(), NF_DROP);
+	tm_counter(&rb);
+	tm_rule(base, &rb);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded + 1, "a new walker");
+	cr_assert_eq(s1.walker_graces, 1, "it replaced the first one");
+	cr_assert_eq(run(), NF_DROP);
+}
+
 /*
  * one walker serves every hook point: 20 inet base chains (40 netfilter
  * hook points) cost a trampoline each, and a new shape loads one program;
@@ -204,6 +225,44 @@ Test(generations, base_chain_detach)
 	fd = offload_chain_prog(&net, c2, 2);
 	cr_assert_geq(fd, 0);
 	cr_assert_eq(tm_run(&net, c2, 2, HOOK_OUT, pkt, plen), NF_DROP);
+}
+
+/* a walker no hook point runs stays: the same shapes at a new base chain
+ * load its trampolines only (no verification of the walker again) */
+Test(generations, walker_kept_while_no_hook_point_runs_it)
+{
+	uint8_t p[2] = { 0, 53 }, udp = 17;
+	struct dp_stats s0, s1, s2;
+	struct tm_rb rb = { 0 };
+	struct chain *c2;
+
+	dport_rule(53, NF_DROP);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s0);
+	cr_assert_eq(run(), NF_DROP);
+	/* the base chain goes: no hook point left */
+	base->genmask |= genmask_next(&net);
+	tm_commit_ok(&net);
+	cr_assert_eq(offload_chain_prog(&net, base, 2), -ENOENT);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.progs_loaded, s0.progs_loaded);
+	/* the same rule in a new base chain at the same hook */
+	c2 = tm_chain(t, "out2", HOOK_OUT, 0, NF_ACCEPT);
+	list_del(&base->list);
+	tm_meta(&rb, 16, 8, 1);
+	tm_cmp(&rb, 8, CMP_EQ, &udp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_EQ, p, 2);
+	tm_counter(&rb);
+	tm_verdict(&rb, NF_DROP, NULL);
+	tm_rule(c2, &rb);
+	tm_commit_ok(&net);
+	dataplane_stats(&net, &s2);
+	cr_assert_eq(s2.progs_loaded, s1.progs_loaded + 2,
+		     "%llu programs loaded: the trampolines for pf 2 and 10, no walker",
+		     (unsigned long long)(s2.progs_loaded - s1.progs_loaded));
+	cr_assert_eq(tm_run(&net, c2, 2, HOOK_OUT, pkt, plen), NF_DROP);
+	cr_assert_eq(s2.walker_graces, s0.walker_graces);
 }
 
 Test(generations, chains_sharing_a_hook_point_run_in_order)

@@ -356,6 +356,38 @@ static void publish(void)
 	flip_sets();
 }
 
+/* the set came with its rule (a new id): the full prepare wrote its entries
+ * for both generations, the first element batch after it has nothing to
+ * settle (it used to write all BIG entries again) */
+Test(incremental_set, first_element_add_after_the_load_writes_its_entry_only)
+{
+	struct dp_stats s0, s1;
+	struct set_elem *e[2] = { 0 };
+
+	dataplane_stats(&net, &s0);
+	e[0] = elem_new(bigset, BIG);
+	prepare_elems(e);
+	dataplane_stats(&net, &s1);
+	cr_assert_eq(s1.incremental_prepares, s0.incremental_prepares + 1);
+	cr_assert_eq(s1.set_entries_written - s0.set_entries_written, 1,
+		     "%lu entries written of %u",
+		     (unsigned long)(s1.set_entries_written - s0.set_entries_written),
+		     BIG + 1);
+	cr_assert_eq(verdict_ip(BIG), NF_ACCEPT, "not live before the flip");
+	cr_assert_eq(verdict_ip(BIG - 1), NF_DROP);
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_DROP, "live after the flip");
+	cr_assert_eq(verdict_ip(0), NF_DROP);
+	cr_assert_eq(verdict_ip(BIG + 1), NF_ACCEPT);
+	/* a delete of a loaded element: gone after the flip only */
+	tm_elem_del(e[0], bigset);
+	prepare_elems(e);
+	cr_assert_eq(verdict_ip(BIG), NF_DROP, "still live before the flip");
+	publish();
+	cr_assert_eq(verdict_ip(BIG), NF_ACCEPT, "deleted after the flip");
+	cr_assert_eq(verdict_ip(BIG - 1), NF_DROP);
+}
+
 Test(incremental_set, element_add_into_100k_set_writes_its_entry_only)
 {
 	struct dp_stats s0, s1, s2;

@@ -84,9 +84,13 @@ static void fake_log(const char *fmt, ...)
 	(void)r;
 }
 
+/* the fake holds output for the socket (FAKE_T_DEFER): NFBPF_REP_MORE */
+static bool fake_more;
+
 static void fake_ctl_send(int ctl, uint32_t op, int32_t err, uint32_t val)
 {
-	struct nfbpf_ctl_rep rep = { .op = op, .err = err, .val = val };
+	struct nfbpf_ctl_rep rep = { .op = op, .err = err, .val = val,
+				     .flags = fake_more ? NFBPF_REP_MORE : 0 };
 
 	if (send(ctl, &rep, sizeof(rep), MSG_NOSIGNAL) != sizeof(rep))
 		_exit(3);
@@ -265,7 +269,7 @@ static void fake_serve(int data, uint32_t portid, enum fake_mode mode)
 			switch (first.nlmsg_type) {
 			case FAKE_T_DEFER:
 				pending = ack;
-				have_pending = true;
+				have_pending = fake_more = true;
 				fake_ctl_send(ctl, NFBPF_CTL_SENT, 0, 0);
 				break;
 			case FAKE_T_FAIL:
@@ -315,6 +319,7 @@ static void fake_serve(int data, uint32_t portid, enum fake_mode mode)
 			case NFBPF_CTL_PULL:
 				if (have_pending)
 					send(data, &pending, sizeof(pending), MSG_NOSIGNAL);
+				fake_more = false;
 				fake_ctl_send(ctl, req.op, 0, have_pending);
 				have_pending = false;
 				break;
@@ -601,7 +606,7 @@ Test(socket, hello_and_fds, .init = fake_serving, .fini = fake_stop)
 	errno = 4242;
 	fd = nl_socket(SOCK_RAW);
 	cr_assert_eq(errno, 4242, "errno clobbered on success");
-	cr_assert_logged("hello len=20 magic=0x6e666270 version=3 protocol=12 flags=0 portid=set fds=2 netns=same");
+	cr_assert_logged("hello len=20 magic=0x6e666270 version=4 protocol=12 flags=0 portid=set fds=2 netns=same");
 	s = state_of(fd);
 	ctl = s->ctl;
 	cr_assert_eq(s->portid, FAKE_PORTID);
@@ -949,10 +954,11 @@ Test(data, send_is_synchronous, .init = fake_serving, .fini = fake_stop)
 	cr_assert_eq(errno, 4242);
 	cr_assert_logged("data len=20 type=0xa10 flags=0x1 seq=77 pid=0 msgs=1");
 	ack_expect(fd, 77);
-	/* Nothing more: EAGAIN, after asking the daemon (PULL). */
+	/* Nothing more: EAGAIN; the daemon said it holds nothing (no
+	 * NFBPF_REP_MORE), so it is not asked (no PULL round trip). */
 	cr_assert_eq(recv(fd, buf, sizeof(buf), MSG_DONTWAIT), -1);
 	cr_assert_eq(errno, EAGAIN);
-	cr_assert_logged("ctl op=3 arg=0 val=0");
+	cr_assert_eq(log_count("ctl op=3 arg=0 val=0"), 0);
 	/* A send autobinds, as in the kernel. */
 	cr_assert_eq(getsockname(fd, (struct sockaddr *)&nl, &len), 0);
 	cr_assert_eq(nl.nl_pid, FAKE_PORTID);
@@ -1126,9 +1132,10 @@ Test(data, pull_on_eagain, .init = fake_serving, .fini = fake_stop)
 	cr_assert_eq(recv(fd, &ack, sizeof(ack), 0), (ssize_t)sizeof(ack));
 	cr_assert_logged("ctl op=3 arg=0 val=0");
 	cr_assert_eq(ack.h.nlmsg_seq, 21);
+	/* The PULL's answer said nothing more: EAGAIN without asking. */
 	cr_assert_eq(recv(fd, &ack, sizeof(ack), 0), -1);
 	cr_assert_eq(errno, EAGAIN);
-	cr_assert_eq(log_count("ctl op=3 arg=0 val=0"), 2);
+	cr_assert_eq(log_count("ctl op=3 arg=0 val=0"), 1);
 	close(fd);
 }
 
