@@ -151,10 +151,12 @@ static void emit_in(struct codegen_prog *p, const int *hdrs, int n, uint32_t l)
  * r8 = nexthdr, r9 = start; walks IPV6_EXT_MAX headers at most. No
  * transport header: goto @l_out. In tc programs
  * nft_set_pktinfo_ipv6_validate(): an invalid header (or none found)
- * goes to @l_bad.
+ * goes to @l_bad. Still an extension header after IPV6_EXT_MAX: goto
+ * @l_drop (fail closed: 6.18's ipv6_find_hdr() walks on to the transport
+ * header, which rules here would not see; the walk needs a loop for that)
  */
 static void emit_ipv6(struct codegen_prog *p, const struct codegen_env *env,
-		      uint32_t l_bad)
+		      uint32_t l_bad, uint32_t l_drop)
 {
 	static const int opt[] = { 0, 60 };	/* HOP, DEST */
 	static const int ext[] = { 0, 43, 44, 51, 60 }; /* without NONE(59) */
@@ -236,8 +238,8 @@ static void emit_ipv6(struct codegen_prog *p, const struct codegen_env *env,
 		codegen_emit(p, INSN_LDX_MEM(BPF_B, R8, R0, 0));
 		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R9, R1));
 	}
-	/* a 13th extension header: -EBADMSG, no transport header */
-	emit_in(p, ext, 5, l_out);
+	/* a 13th extension header: dropped (see above) */
+	emit_in(p, ext, 5, l_drop);
 	/* l4: pkt.l4proto = r8; pkt.thoff = r9 */
 	codegen_label_bind(p, l_l4);
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R8, PKT_OFF(l4proto)));
@@ -1331,7 +1333,7 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		emit_ipv4(p, env, l_bad);
 		codegen_emit_jmp(p, INSN_JA(0), l_out);
 		codegen_label_bind(p, l_v6);
-		emit_ipv6(p, env, l_bad);
+		emit_ipv6(p, env, l_bad, l_lost);
 		codegen_emit_jmp(p, INSN_JA(0), l_out);
 		codegen_label_bind(p, l_bad);
 		emit_set_flag(p, PKT_L3BAD);
@@ -1343,7 +1345,7 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		emit_ipv4(p, env, l_out);
 		codegen_emit_jmp(p, INSN_JA(0), l_out);
 		codegen_label_bind(p, l_v6);
-		emit_ipv6(p, env, l_out);
+		emit_ipv6(p, env, l_out, l_lost);
 		codegen_label_bind(p, l_out);
 
 		/* 4. pkttype: PACKET_LOOPBACK -> multicast/broadcast as nft_meta */

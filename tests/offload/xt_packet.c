@@ -487,6 +487,43 @@ Test(xt_packet6, icmp6_type_code_range)
 	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, icmp6(pkt, 64, 1, 0)), NF_DROP);
 }
 
+/* ipv6 header, @n destination options headers (8 bytes each), ICMPv6 */
+static uint32_t dstopts6(uint8_t *b, uint32_t n, uint8_t type)
+{
+	uint32_t i, len = 40 + 8 * n + 8;
+
+	memset(b, 0, len);
+	b[0] = 0x60;
+	b[4] = (uint8_t)((len - 40) >> 8);
+	b[5] = (uint8_t)(len - 40);
+	b[6] = n ? 60 : 58;
+	b[7] = 64;
+	b[23] = 1;
+	b[39] = 1;
+	for (i = 0; i < n; i++)
+		b[40 + 8 * i] = i + 1 < n ? 60 : 58;
+	b[40 + 8 * n] = type;
+	return len;
+}
+
+/* 12 extension headers are walked; a 13th fails closed (the kernel walks
+ * on, nfbpf's walker does not yet: better dropped than unfiltered) */
+Test(xt_packet6, thirteen_extension_headers_fail_closed)
+{
+	uint8_t pkt[40 + 8 * 14 + 8], info[4] = { 128, 0, 0xff, 0 };
+
+	accept_rule6("icmp6", info, sizeof(info));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 0, 128)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 12, 128)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 12, 129)), NF_DROP);
+	/* a rule that needs no transport header: 13 headers never reach it */
+	tm_rule_del(list_last_entry(&out6->rules, struct rule, list));
+	accept_rule6("comment", (char[256]){ "all" }, 256);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 12, 129)), NF_ACCEPT);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 13, 128)), NF_DROP);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 14, 128)), NF_DROP);
+}
+
 Test(xt_packet6, hop_limit_gt)
 {
 	uint8_t pkt[64], info[2] = { 3 /* IP6T_HL_GT */, 10 };
