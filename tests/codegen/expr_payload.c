@@ -234,9 +234,10 @@ Test(expr_payload, ipv6_auth_routing_and_limit)
 		many[8 * i] = i == 11 ? 17 : 60;
 	n = ip6(pkt, 60, many, 12 * 8, 53);
 	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, n), NF_DROP);
-	/* 13: over IP6_MAX_EXT_HDRS_CNT, no transport header */
+	/* 13: past the walker's 12 (the kernel walks on): fail closed, the
+	 * packet is dropped before any rule */
 	for (i = 0; i < 13; i++)
 		many[8 * i] = i == 12 ? 17 : 60;
-	n = ip6(pkt, 60, many, 13 * 8, 53);
-	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, n), NF_ACCEPT);
+	n = ip6(pkt, 60, many, 13 * 8, 54);
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, n), NF_DROP);
 }
