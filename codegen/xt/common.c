@@ -59,12 +59,20 @@ void codegen_xt_emit_port_range(struct codegen_prog *p,
 				const struct codegen_expr_ctx *ec,
 				int16_t coff, bool inv)
 {
+	codegen_xt_emit_range(p, ec, coff, 2, inv);
+}
+
+void codegen_xt_emit_range(struct codegen_prog *p,
+			   const struct codegen_expr_ctx *ec,
+			   int16_t coff, uint32_t size, bool inv)
+{
 	uint32_t l_in = inv ? ec->l_break : codegen_label_new(p);
 	uint32_t l_out = inv ? codegen_label_new(p) : ec->l_break;
+	uint8_t sz = size == 4 ? BPF_W : BPF_H;
 
 	/* r2 = min; r3 = max; if r1 < r2 || r1 > r3 goto out; goto in */
-	codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R7, coff));
-	codegen_emit(p, INSN_LDX_MEM(BPF_H, R3, R7, coff + 2));
+	codegen_emit(p, INSN_LDX_MEM(sz, R2, R7, coff));
+	codegen_emit(p, INSN_LDX_MEM(sz, R3, R7, coff + (int16_t)size));
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R1, R2, 0), l_out);
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R1, R3, 0), l_out);
 	codegen_emit_jmp(p, INSN_JA(0), l_in);

@@ -38,23 +38,6 @@ static void owner_shape(const struct expr_xt *x, struct codegen_key *k)
 	codegen_key_put(k, &x->info[16], 2);	/* match, invert */
 }
 
-/* goto break unless (@r1 in [consts + @coff, consts + @coff + 4]) ^ @inv */
-static void emit_range(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
-		       int16_t coff, bool inv)
-{
-	uint32_t l_out = codegen_label_new(p), l_ok = codegen_label_new(p);
-
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + coff));
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R7, ec->cbase + coff + 4));
-	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLT, R1, R2, 0), l_out);
-	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R1, R3, 0), l_out);
-	codegen_emit_jmp(p, INSN_JA(0), inv ? ec->l_break : l_ok);
-	codegen_label_bind(p, l_out);
-	if (!inv)
-		codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
-	codegen_label_bind(p, l_ok);
-}
-
 static void owner_emit(struct codegen_prog *p, const struct expr_xt *x,
 		       const struct codegen_expr_ctx *ec)
 {
@@ -75,13 +58,13 @@ static void owner_emit(struct codegen_prog *p, const struct expr_xt *x,
 			codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
 			codegen_emit_probe_read(p, ST_OFF(scratch), 4, R9, env->off.cred_fsuid);
 			codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
-			emit_range(p, ec, 0, inv & OWNER_UID);
+			codegen_xt_emit_range(p, ec, ec->cbase, 4, inv & OWNER_UID);
 		}
 		if (match & OWNER_GID) {
 			codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
 			codegen_emit_probe_read(p, ST_OFF(scratch), 4, R9, env->off.cred_fsgid);
 			codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
-			emit_range(p, ec, 8, inv & OWNER_GID);
+			codegen_xt_emit_range(p, ec, ec->cbase + 8, 4, inv & OWNER_GID);
 		}
 		codegen_emit_jmp(p, INSN_JA(0), l_end);
 		codegen_label_bind(p, l_nofile);

@@ -129,5 +129,9 @@ void codegen_xt_emit_th(struct codegen_prog *p, const struct codegen_expr_ctx *e
 void codegen_xt_emit_port_range(struct codegen_prog *p,
 				const struct codegen_expr_ctx *ec,
 				int16_t coff, bool inv);
+/* the same for @size (2 or 4) byte bounds (xt owner's uid/gid ranges) */
+void codegen_xt_emit_range(struct codegen_prog *p,
+			   const struct codegen_expr_ctx *ec,
+			   int16_t coff, uint32_t size, bool inv);
 
 #endif
