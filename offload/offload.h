@@ -370,6 +370,7 @@ struct reject_reply {
 	uint8_t tos;
 	bool src_fixed;
 	uint32_t scope;
+	uint32_t iif;
 	uint8_t src[16];
 	uint8_t dst[16];
 	uint16_t len;
@@ -377,6 +378,47 @@ struct reject_reply {
 	uint8_t opts[40];
 	uint8_t msg[8 + REJECT_REC_DATA];
 };
+
+/**
+ * struct saddr6_cand - an IPv6 address of the namespace (RTM_GETADDR)
+ * @flags: IFA_F_*
+ */
+struct saddr6_cand {
+	uint8_t addr[16];
+	uint32_t ifindex;
+	uint8_t plen;
+	uint32_t flags;
+};
+
+/** struct saddr6_label - an address label policy entry (RTM_GETADDRLABEL) */
+struct saddr6_label {
+	uint8_t prefix[16];
+	uint8_t plen;
+	uint32_t ifindex;
+	uint32_t label;
+};
+
+/**
+ * offload_saddr6_select - ipv6_dev_get_saddr(): the source address the
+ * kernel selects among @c (@n addresses in dump order) for destination
+ * @daddr when the outgoing device is @dst_ifindex (0: none), with the
+ * label table @lb (@nl entries, in the kernel's order). Return: 0 with
+ * the address in @out, or -EADDRNOTAVAIL.
+ */
+int offload_saddr6_select(const struct saddr6_cand *c, size_t n,
+			  const struct saddr6_label *lb, size_t nl,
+			  const uint8_t *daddr, uint32_t dst_ifindex,
+			  uint8_t *out);
+
+/**
+ * offload_saddr6_pick - the source icmp6_send() gives an error to @daddr
+ * about a packet that came in on @in_ifindex and was not for us, asked of
+ * the namespace through the rtnetlink socket @rtnl. Return: 1 with the
+ * address in @out; 0 when routing picks it (the route has a preferred
+ * source, no input device, no candidate); -errno.
+ */
+int offload_saddr6_pick(int rtnl, const uint8_t *daddr, uint32_t in_ifindex,
+			uint8_t *out);
 
 /**
  * offload_reject_ipopt_echo - __ip_options_echo() of the IPv4 header @iph

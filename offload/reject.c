@@ -618,6 +618,7 @@ static int build6(const struct codegen_reject_rec *rec, uint8_t type,
 	/* a link-local peer or source: the reply stays on the packet's link */
 	r->scope = ip6_linklocal(r->dst) || ip6_linklocal(r->src) ?
 		   (rec->iif ? rec->iif : rec->oif) : 0;
+	r->iif = rec->iif;
 	thoff = ip6_skip(ih, rec->caplen, &proto, &frag);
 	if (type == REJECT_TCP_RST) {
 		/* nf_send_reset6(): both addresses unicast */
@@ -911,6 +912,7 @@ static int send_reply(struct dp_reject *rj, const struct reject_reply *r)
 	bool v6 = r->pf == NFPROTO_IPV6_;
 	int fd = rj->fd[v6 ? (r->proto == 6 ? SK_TCP6 : SK_ICMP6) :
 			     (r->proto == 6 ? SK_TCP4 : SK_ICMP4)];
+	uint8_t alt[16];
 	int with_src;
 
 	if (v6) {
@@ -931,6 +933,16 @@ static int send_reply(struct dp_reject *rj, const struct reject_reply *r)
 			struct in6_pktinfo pi = { .ipi6_ifindex = r->scope };
 
 			memcpy(&pi.ipi6_addr, r->src, 16);
+			clen += put_cmsg(cb.buf + clen, SOL_IPV6, IPV6_PKTINFO,
+					 &pi, sizeof(pi));
+		} else if (v6 && r->proto != 6 &&
+			   offload_saddr6_pick(rj->rtnl, r->dst, r->iif,
+					       alt) == 1) {
+			/* not ours: icmp6_send() selects from the input
+			 * device (offload/saddr6.c) */
+			struct in6_pktinfo pi = { .ipi6_ifindex = r->scope };
+
+			memcpy(&pi.ipi6_addr, alt, 16);
 			clen += put_cmsg(cb.buf + clen, SOL_IPV6, IPV6_PKTINFO,
 					 &pi, sizeof(pi));
 		} else if (with_src) {
