@@ -54,7 +54,7 @@ e2e_start() {
 
 # e2e_daemon: start nfbpfd (again) in $holder's mount namespace, pins
 # under $work/bpf/nfbpf, state in $work/state; $dpid; 1 if it does not
-# listen in 5 s
+# listen in 30 s
 e2e_daemon() {
 	rm -f "$sock"
 	# (entering a mount namespace goes to its root: absolute paths)
@@ -62,7 +62,7 @@ e2e_daemon() {
 		--pin-dir "$work/bpf/nfbpf" --state-dir "$work/state" \
 		--foreground >>"$work/nfbpfd.log" 2>&1 &
 	dpid=$!
-	for _ in $(seq 50); do [ -S "$sock" ] && return 0; sleep 0.1; done
+	for _ in $(seq 300); do [ -S "$sock" ] && return 0; sleep 0.1; done
 	return 1
 }
 

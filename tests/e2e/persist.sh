@@ -67,7 +67,7 @@ round() {
 	ip netns exec "$r" python3 "$top_srcdir/tests/e2e/persist-udp.py" \
 		recv "$out" "$COUNT" &
 	local rpid=$!
-	for _ in $(seq 50); do [ -e "$out.ready" ] && break; sleep 0.1; done
+	for _ in $(seq 300); do [ -e "$out.ready" ] && break; sleep 0.1; done
 	ip netns exec "$s" python3 "$top_srcdir/tests/e2e/persist-udp.py" \
 		send "$COUNT"
 	wait "$rpid"
@@ -101,7 +101,7 @@ ip netns exec "$r" sleep 60 &
 keeper=$!
 e2e_on_exit() { kill "$keeper" 2>/dev/null; }
 e2e_daemon || { echo "persist e2e: nfbpfd did not restart"; exit 1; }
-for _ in $(seq 300); do	# startup restore loads programs: slow under load
+for _ in $(seq 1200); do	# startup restore loads programs: slow under load
 	grep -q "namespace $ino: served at startup" "$work/nfbpfd.log" && break
 	sleep 0.1
 done
@@ -133,7 +133,7 @@ round added "9:0 10:$COUNT"
 tino=$(unshare -n sh -c '"$1" nft -f "$2" && stat -L -c %i /proc/self/ns/net' \
 	sh "$run" "$work/rules.nft") || fail "transient namespace: nft -f failed"
 if [ -n "$tino" ]; then
-	for _ in $(seq 150); do
+	for _ in $(seq 600); do
 		[ -z "$(nsenter -t "$holder" -m -- ls "$work/bpf/nfbpf/$tino" 2>/dev/null)" ] &&
 			[ ! -e "$work/state/$tino" ] && break
 		sleep 0.1
