@@ -2,11 +2,14 @@
 /*
  * ebt.c - ebtables matches of the bridge family, as ebtables-nft sends
  * them through nft_compat: ip (net/bridge/netfilter/ebt_ip.c ebt_ip_mt),
- * vlan (ebt_vlan.c ebt_vlan_mt) and arp (ebt_arp.c ebt_arp_mt). They
+ * vlan (ebt_vlan.c ebt_vlan_mt), arp (ebt_arp.c ebt_arp_mt) and mark_m
+ * (ebt_mark_m.c); and the mark target (ebt_mark.c). They
  * read the packet from skb->data, the network header at the bridge's
  * hooks (the view's start here).
  */
 #include <errno.h>
+#include <string.h>
+
 #include "codegen/xt/xt.h"
 
 #define NFPROTO_BRIDGE_	7
@@ -358,4 +361,113 @@ static void ebt_arp_emit(struct codegen_prog *p, const struct expr_xt *x,
 const struct codegen_xt_ops codegen_xt_ebt_arp = {
 	.name = "arp", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 52,
 	.const_off = 0, .const_size = 52, .shape = ebt_arp_shape, .emit = ebt_arp_emit,
+};
+
+/*
+ * mark_m: struct ebt_mark_m_info { unsigned long mark @0, mask @8; u8
+ * invert @16, bitmask @17 } (ebt_mark_m.c ebt_mark_mt): with EBT_MARK_OR
+ * (--mark /MASK) whether skb->mark & mask is not 0, else whether it is
+ * mark (64 bits: a mark above 32 bits never matches); ^ invert
+ */
+#define EBT_MARK_OR	0x02
+
+static void ebt_mark_m_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	uint8_t v[2] = { x->info[16] ? 1 : 0, x->info[17] & EBT_MARK_OR };
+
+	codegen_key_put(k, v, sizeof(v));
+}
+
+static void ebt_mark_m_emit(struct codegen_prog *p, const struct expr_xt *x,
+			    const struct codegen_expr_ctx *ec)
+{
+	/* r1 = pkt.mark & mask */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(mark)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, ec->cbase + 8));
+	codegen_emit(p, INSN_ALU64_REG(BPF_AND, R1, R2));
+	if (x->info[17] & EBT_MARK_OR)
+		codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	else
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R7, ec->cbase));
+	/* OR: false if r1 == 0; AND: false if r1 != mark; NF_INVF-like */
+	invf(p, ec, (x->info[17] & EBT_MARK_OR) ? BPF_JEQ : BPF_JNE,
+	     x->info[16] != 0);
+}
+
+const struct codegen_xt_ops codegen_xt_ebt_mark_m = {
+	.name = "mark_m", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 18,
+	.const_off = 0, .const_size = 16, .shape = ebt_mark_m_shape,
+	.emit = ebt_mark_m_emit,
+};
+
+/*
+ * the mark target: struct ebt_mark_t_info { unsigned long mark @0; int
+ * target @8 } (ebt_mark.c ebt_mark_tg): the action in target's high 28
+ * bits sets, ors, ands or xors skb->mark with the mark's low 32 bits (the
+ * walker writes pkt.mark back to the sk_buff when it is done); the
+ * verdict is target | 0xfffffff0, EBT_ACCEPT..EBT_RETURN, as
+ * nft_target_eval_bridge() maps it
+ */
+#define MARK_SET_VALUE	0xfffffff0u
+#define MARK_OR_VALUE	0xffffffe0u
+#define MARK_AND_VALUE	0xffffffd0u
+
+static int32_t ebt_mark_verdict(const struct expr_xt *x)
+{
+	int32_t t;
+
+	memcpy(&t, &x->info[8], 4);
+	switch ((int32_t)((uint32_t)t | 0xfffffff0u)) {
+	case -1:
+		return VERDICT_ACCEPT;
+	case -2:
+		return VERDICT_DROP;
+	case -4:
+		return VERDICT_RETURN;
+	default:	/* -3 EBT_CONTINUE; the kernel's checkentry refuses others */
+		return VERDICT_CONTINUE;
+	}
+}
+
+static uint32_t ebt_mark_action(const struct expr_xt *x)
+{
+	uint32_t t;
+
+	memcpy(&t, &x->info[8], 4);
+	return t & 0xfffffff0u;
+}
+
+static void ebt_mark_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	int32_t v[2] = { (int32_t)ebt_mark_action(x), ebt_mark_verdict(x) };
+
+	codegen_key_put(k, v, sizeof(v));
+}
+
+static void ebt_mark_emit(struct codegen_prog *p, const struct expr_xt *x,
+			  const struct codegen_expr_ctx *ec)
+{
+	uint32_t action = ebt_mark_action(x);
+	int32_t verdict = ebt_mark_verdict(x);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase));
+	if (action == MARK_SET_VALUE) {
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R2, PKT_OFF(mark)));
+	} else {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(mark)));
+		codegen_emit(p, INSN_ALU32_REG(action == MARK_OR_VALUE ? BPF_OR :
+					       action == MARK_AND_VALUE ? BPF_AND :
+					       BPF_XOR, R1, R2));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R1, PKT_OFF(mark)));
+	}
+	if (verdict == VERDICT_CONTINUE)
+		return;
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), verdict));
+	codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
+}
+
+const struct codegen_xt_ops codegen_xt_ebt_mark = {
+	.name = "mark", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 12,
+	.const_off = 0, .const_size = 8, .shape = ebt_mark_shape,
+	.emit = ebt_mark_emit,
 };

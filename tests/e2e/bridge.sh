@@ -9,7 +9,8 @@
 # unicast and broadcast (tests/e2e/bridge-send.py); what each receives
 # and the counters of the ruleset must be the same on both sides, and
 # equal what the rules say (the kernel side too: the test can fail).
-# Then ebtables-nft rules on both sides, same frames, same listing.
+# Then ebtables-nft rules on both sides (ip, vlan, arp, mark matches, the
+# mark target with each action and verdict), same frames, same listing.
 # Needs root; skipped (77) otherwise.
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
@@ -200,16 +201,33 @@ for side in k b; do
 	e -A INPUT -p ARP --arp-gratuitous -j CONTINUE &&
 	e -A OUTPUT -p ARP --arp-op Reply --arp-mac-dst 02:00:00:00:0b:01 --arp-ip-dst 10.11.0.0/24 -j CONTINUE &&
 	e -A INPUT -i pa -d $mac_br -j DROP &&
+	e -A FORWARD -p IPv4 --ip-proto udp --ip-dport 7000 -j mark --mark-set 0x10 --mark-target CONTINUE &&
+	e -A FORWARD --mark 0x10 -j CONTINUE &&
+	e -A FORWARD -j mark --mark-or 0x3 --mark-target CONTINUE &&
+	e -A FORWARD --mark 0x13/0xff -j CONTINUE &&
+	e -A FORWARD --mark /0x2 -j CONTINUE &&
+	e -A FORWARD --mark ! /0x10 -j CONTINUE &&
+	e -A FORWARD -j mark --mark-xor 0x1 --mark-target CONTINUE &&
+	e -A FORWARD -j mark --mark-and 0xf2 --mark-target CONTINUE &&
+	e -A FORWARD --mark 0x12 -j CONTINUE &&
+	e -A FORWARD --mark ! 0x2 -j CONTINUE &&
+	e -N MK && e -A MK -j mark --mark-or 0x100 --mark-target RETURN &&
+	e -A MK -j mark --mark-set 0xdead --mark-target CONTINUE && e -A FORWARD -j MK &&
+	e -A FORWARD --mark 0x100/0x100 -j CONTINUE && e -A FORWARD --mark 0xdead -j CONTINUE &&
+	e -A FORWARD -p IPv4 --ip-src 10.11.0.1 --ip-proto udp --ip-dport 7003 -j mark --mark-set 1 --mark-target DROP &&
 	e -A FORWARD -p IPv4 --ip-src 10.11.0.1 --ip-proto udp --ip-dport 7003 -j DROP &&
 	e -A FORWARD -p 802_1Q --vlan-id ! 6 --vlan-encap IPv4 -j CONTINUE &&
 	e -A FORWARD -p ARP --arp-op ! Reply --arp-mac-src 02:00:00:00:0b:00/ff:ff:ff:ff:ff:00 -j CONTINUE &&
 	e -A INPUT -i pb -p IPv4 -j ACCEPT &&
+	e -A FORWARD -i pa -o pb -s $mac_a -p IPv4 --ip-proto udp --ip-dport 7005 -j mark --mark-xor 0x1000 --mark-target ACCEPT &&
 	e -A FORWARD -i pa -o pb -s $mac_a -j ACCEPT &&
 	e -A FORWARD -p IPv4 -d ff:ff:ff:ff:ff:ff -j ACCEPT &&
 	e -N USER && e -A USER -p ARP -j ACCEPT && e -A USER -p IPv4 -j DROP &&
 	e -A FORWARD -i pb -j USER && e -P FORWARD DROP &&
 	e -A OUTPUT -o pa -p IPv4 -j DROP &&
 	e -t nat -A PREROUTING -i pa -j ACCEPT &&
+	e -t nat -A POSTROUTING --mark 0x1100/0x1100 -j CONTINUE &&
+	e -t nat -A POSTROUTING --mark 0x100/0x100 -j CONTINUE &&
 	e -t nat -A POSTROUTING -o pb -p IPv4 -j ACCEPT ||
 		{ echo "bridge e2e: ebtables-nft failed on side $side"; status=1; }
 	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
