@@ -320,16 +320,24 @@ static void add(struct lbuf *m, const char *f, ...)
 	m->count = LBUF_SIZE;
 }
 
-/* struct pkt - the copied packet, as skb_header_pointer() sees it */
+/*
+ * struct pkt - the copied packet, as skb_header_pointer() sees it: offsets
+ * count from skb->data at the hook, @nhoff bytes before the network header
+ * where @d starts (netdev egress, arp output: the link layer header)
+ */
 struct pkt {
 	const struct codegen_log_rec *rec;
 	const uint8_t *d;
 	uint32_t caplen;
 	uint32_t len;
+	uint32_t nhoff;
 };
 
 static const uint8_t *hdr(const struct pkt *p, uint32_t off, uint32_t len)
 {
+	if (off < p->nhoff)
+		return NULL;
+	off -= p->nhoff;
 	if (off > p->caplen || len > p->caplen - off)
 		return NULL;
 	return p->d + off;
@@ -478,7 +486,7 @@ static void dump_ipv4(struct lbuf *m, const struct pkt *p, unsigned int flags,
 	add(m, " ");
 	totlen = be16(ih + 2);
 	if (!totlen)	/* iph_totlen(): BIG TCP GSO packets */
-		totlen = p->len;
+		totlen = p->len - p->nhoff;
 	add(m, "LEN=%u TOS=0x%02X PREC=0x%02X TTL=%u ID=%u ", totlen,
 	    ih[1] & 0x1e, ih[1] & 0xe0, ih[8], be16(ih + 4));
 	if (fo & IP_CE)
@@ -754,25 +762,34 @@ static void dump_ipv6(struct lbuf *m, const struct pkt *p, unsigned int flags,
 		add(m, "MARK=0x%x ", p->rec->mark);
 }
 
-/* dump_mac_header(): skb->dev is the input device at the hooks with one */
+/* the ethernet header decoded (NF_LOG_MACDECODE on an ARPHRD_ETHER
+ * skb->dev), if the mac header is set and holds one */
+static void mac_decode(struct lbuf *m, const struct codegen_log_rec *rec)
+{
+	if (!(rec->pktflags & PKT_LL) || rec->mac_hdr_len < 14)
+		return;
+	add(m, "MACSRC=");
+	add_mac(m, rec->mac + 6);
+	add(m, " MACDST=");
+	add_mac(m, rec->mac);
+	add(m, " ");
+	if (rec->vlan_all)	/* nf_log_dump_vlan() */
+		add(m, "VPROTO=%04x VID=%u ",
+		    be16toh((uint16_t)(rec->vlan_all & 0xffff)),
+		    rec->vlan_all >> 16);
+	add(m, "MACPROTO=%04x ", be16(rec->mac + 12));
+}
+
+/* dump_mac_header(): skb->dev is the input device at the hooks with one;
+ * in tc programs (netdev, bridge: nf_log_unknown_packet() calls it with
+ * no input device too) it is what the record holds as the device */
 static void dump_mac(struct lbuf *m, const struct codegen_log_rec *rec)
 {
 	bool ll = rec->pktflags & PKT_LL;
 	unsigned int i, n;
 
 	if ((rec->logflags & LOG_F_MACDECODE) && rec->dev_type == ARPHRD_ETHER) {
-		if (!ll || rec->mac_hdr_len < 14)
-			return;
-		add(m, "MACSRC=");
-		add_mac(m, rec->mac + 6);
-		add(m, " MACDST=");
-		add_mac(m, rec->mac);
-		add(m, " ");
-		if (rec->vlan_all)
-			add(m, "VPROTO=%04x VID=%u ",
-			    be16toh((uint16_t)(rec->vlan_all & 0xffff)),
-			    rec->vlan_all >> 16);
-		add(m, "MACPROTO=%04x ", be16(rec->mac + 12));
+		mac_decode(m, rec);
 		return;
 	}
 	add(m, "MAC=");
@@ -786,24 +803,104 @@ static void dump_mac(struct lbuf *m, const struct codegen_log_rec *rec)
 	add(m, " ");
 }
 
+/* dump_arp_packet(): the ARP header at @p->nhoff */
+static void dump_arp(struct lbuf *m, const struct pkt *p)
+{
+	const struct codegen_log_rec *rec = p->rec;
+	const uint8_t *ah = hdr(p, p->nhoff, 8), *ap;
+
+	if (!ah) {
+		add(m, "TRUNCATED");
+		return;
+	}
+	if ((rec->logflags & LOG_F_MACDECODE) && rec->has_dev &&
+	    rec->dev_type == ARPHRD_ETHER)
+		mac_decode(m, rec);
+	add(m, "ARP HTYPE=%d PTYPE=0x%04x OPCODE=%d", be16(ah), be16(ah + 2),
+	    be16(ah + 6));
+	/* the payload of ethernet/IPv4 ARP only: hardware type 1, address
+	 * lengths 6 and 4 */
+	if (be16(ah) != ARPHRD_ETHER || ah[4] != 6 || ah[5] != 4)
+		return;
+	ap = hdr(p, p->nhoff + 8, 20);
+	if (!ap) {
+		/* the kernel's count: skb->len less the ARP header alone */
+		add(m, " INCOMPLETE [%u bytes]", p->len - 8);
+		return;
+	}
+	add(m, " MACSRC=");
+	add_mac(m, ap);
+	add(m, " IPSRC=");
+	add_ip4(m, ap + 6);
+	add(m, " MACDST=");
+	add_mac(m, ap + 10);
+	add(m, " IPDST=");
+	add_ip4(m, ap + 16);
+}
+
+#define NF_PROTO_ARP	3
+#define NF_PROTO_NETDEV	5
+#define NF_PROTO_BRIDGE	7
+#define ETH_P_IP_	0x0800
+#define ETH_P_IPV6_	0x86dd
+#define ETH_P_ARP_	0x0806
+#define ETH_P_RARP_	0x8035
+
+/* nf_log_netdev_packet() (netdev and bridge): by skb->protocol */
+static void dump_l2(struct lbuf *m, const struct pkt *p)
+{
+	const struct codegen_log_rec *rec = p->rec;
+	bool in = rec->in[0] && rec->has_dev;
+
+	switch (be16toh(rec->protocol)) {
+	case ETH_P_IP_:		/* nf_log_ip_packet() */
+		if (in)
+			dump_mac(m, rec);
+		dump_ipv4(m, p, rec->logflags, p->nhoff);
+		break;
+	case ETH_P_IPV6_:	/* nf_log_ip6_packet() */
+		if (in)
+			dump_mac(m, rec);
+		dump_ipv6(m, p, rec->logflags, p->nhoff, 1);
+		break;
+	case ETH_P_ARP_:	/* nf_log_arp_packet() */
+	case ETH_P_RARP_:
+		dump_arp(m, p);
+		break;
+	default:		/* nf_log_unknown_packet() */
+		if (rec->has_dev)
+			dump_mac(m, rec);
+	}
+}
+
 size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 			  char *line, size_t size)
 {
 	struct lbuf m = { 0 };
 	struct pkt p = {
-		.rec = rec, .d = rec->data, .len = rec->len,
+		.rec = rec, .d = rec->data, .len = rec->len, .nhoff = rec->nhoff,
 		.caplen = rec->caplen < LOG_REC_DATA ? rec->caplen : LOG_REC_DATA,
 	};
 
 	/* nf_log_dump_packet_common(): KERN_SOH, level, prefix, devices */
 	add(&m, "\001%c%sIN=%s OUT=%s ", '0' + rec->level, prefix, rec->in,
 	    rec->out);
-	if (rec->pktflags & PKT_HAS_IN && rec->has_dev)
-		dump_mac(&m, rec);
-	if (rec->pf == 10)
-		dump_ipv6(&m, &p, rec->logflags, 0, 1);
-	else
-		dump_ipv4(&m, &p, rec->logflags, 0);
+	switch (rec->pf) {
+	case NF_PROTO_ARP:	/* nf_log_arp_packet() */
+		dump_arp(&m, &p);
+		break;
+	case NF_PROTO_NETDEV:
+	case NF_PROTO_BRIDGE:
+		dump_l2(&m, &p);
+		break;
+	default:
+		if (rec->pktflags & PKT_HAS_IN && rec->has_dev)
+			dump_mac(&m, rec);
+		if (rec->pf == 10)
+			dump_ipv6(&m, &p, rec->logflags, p.nhoff, 1);
+		else
+			dump_ipv4(&m, &p, rec->logflags, p.nhoff);
+	}
 	m.buf[m.count] = '\0';
 	/* the line printk stores: without KERN_SOH and the level */
 	return (size_t)snprintf(line, size, "%s", m.buf + 2);
@@ -836,6 +933,13 @@ static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
 	pkt->mark = rec->mark;
 	pkt->iif = rec->pktflags & PKT_HAS_IN ? rec->iif : 0;
 	pkt->oif = rec->pktflags & PKT_HAS_OUT ? rec->oif : 0;
+	if (rec->pf == NF_PROTO_BRIDGE) {
+		/* a bridge hook's devices (0: none), not the tc hook's */
+		pkt->iif = rec->iif;
+		pkt->oif = rec->oif;
+		pkt->br_iif = rec->br_iif;
+		pkt->br_oif = rec->br_oif;
+	}
 	if (pkt->iif && ll) {
 		pkt->has_hw = true;
 		pkt->hwtype = rec->dev_type;
@@ -847,6 +951,15 @@ static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
 			pkt->hwaddr = rec->mac + 6;
 			pkt->hwaddr_len = 6;
 		}
+	}
+	/* nfulnl_put_bridge(): netdev and bridge; the mac header set and
+	 * not empty (PKT_LL) is what the record tells */
+	if ((rec->pf == NF_PROTO_NETDEV || rec->pf == NF_PROTO_BRIDGE) &&
+	    (rec->pktflags & PKT_LL) && rec->mac_hdr_len > 0) {
+		pkt->has_l2 = true;
+		pkt->vlan_all = rec->vlan_all;
+		pkt->l2len = (uint16_t)rec->mac_hdr_len;
+		pkt->l2hdr = rec->mac_hdr_len <= LOG_REC_MAC ? rec->mac : NULL;
 	}
 	pkt->tstamp_ns = rec->tstamp;
 	if (!pkt->tstamp_ns) {
