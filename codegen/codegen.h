@@ -967,6 +967,8 @@ struct codegen_reject_ct {
  */
 #define LOG_REC_MAC	32	/* mac header bytes copied */
 #define LOG_REC_DATA	512	/* packet bytes copied from the network header */
+#define LOG_BROPT_NF_CALL_IPTABLES	(1u << 2)	/* BROPT_NF_CALL_IPTABLES */
+#define LOG_BROPT_NF_CALL_IP6TABLES	(1u << 3)	/* BROPT_NF_CALL_IP6TABLES */
 /*
  * NFLOG records (log group, xt NFLOG) are struct codegen_log_rec up to
  * @data (LOG_NFLOG_HDR bytes) followed by @caplen packet bytes: reserved
@@ -1018,6 +1020,12 @@ struct codegen_reject_ct {
  * @br_iif: NFLOG, bridge family: the input port's bridge device's ifindex
  *	     (NFULA_IFINDEX_INDEV; the port is @iif: NFULA_IFINDEX_PHYSINDEV)
  * @br_oif: ... of the output port (NFULA_IFINDEX_OUTDEV)
+ * @br_opts: with @physin: the bridge's options (net_bridge.options, low
+ *	      32 bits: BROPT_NF_CALL_IPTABLES/IP6TABLES); nfbpfd ORs in the
+ *	      netns' bridge-nf-call-iptables/ip6tables (same bits)
+ * @physin: bridge postrouting of a forwarded frame: the input port's name
+ *	    (br_netfilter's physindev, if br_nf_pre_routing() took the frame:
+ *	    nf_log_dump_packet_common() prints it as PHYSIN= there)
  * @in: input device name
  * @out: output device name
  * @mac: LOG_REC_MAC bytes from the mac header (with PKT_LL)
@@ -1055,6 +1063,8 @@ struct codegen_log_rec {
 	uint64_t tai_ns;
 	uint32_t br_iif;
 	uint32_t br_oif;
+	uint32_t br_opts;
+	char physin[16];
 	char in[16];
 	char out[16];
 	uint8_t mac[LOG_REC_MAC];

@@ -30,6 +30,7 @@
 #include <bpf/libbpf.h>
 
 #include "dataplane.h"
+#include "ruleset.h"
 #include "codegen/codegen.h"
 #include "offload/offload.h"
 #include "expr/log.h"
@@ -882,9 +883,19 @@ size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 		.caplen = rec->caplen < LOG_REC_DATA ? rec->caplen : LOG_REC_DATA,
 	};
 
-	/* nf_log_dump_packet_common(): KERN_SOH, level, prefix, devices */
+	/* nf_log_dump_packet_common(): KERN_SOH, level, prefix, devices;
+	 * br_netfilter's physindev where it differs from the input device:
+	 * a forwarded IPv4/IPv6 frame br_nf_pre_routing() took (its
+	 * bridge-nf-call-iptables/ip6tables or the bridge's option on) */
 	add(&m, "\001%c%sIN=%s OUT=%s ", '0' + rec->level, prefix, rec->in,
 	    rec->out);
+	if (rec->pf == NF_PROTO_BRIDGE && rec->physin[0] &&
+	    strncmp(rec->physin, rec->in, sizeof(rec->in)) &&
+	    ((be16toh(rec->protocol) == ETH_P_IP_ &&
+	      (rec->br_opts & LOG_BROPT_NF_CALL_IPTABLES)) ||
+	     (be16toh(rec->protocol) == ETH_P_IPV6_ &&
+	      (rec->br_opts & LOG_BROPT_NF_CALL_IP6TABLES))))
+		add(&m, "PHYSIN=%.16s ", rec->physin);
 	switch (rec->pf) {
 	case NF_PROTO_ARP:	/* nf_log_arp_packet() */
 		dump_arp(&m, &p);
@@ -981,11 +992,39 @@ static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
 	pkt->prefix = prefix;
 }
 
+/* offload_in_netns() callback: bridge-nf-call-iptables/ip6tables of this
+ * netns as LOG_BROPT_NF_CALL_* bits (br_netfilter's per-netns switches) */
+static int read_nf_call(void *arg)
+{
+	static const char *const path[2] = {
+		"/proc/sys/net/bridge/bridge-nf-call-iptables",
+		"/proc/sys/net/bridge/bridge-nf-call-ip6tables",
+	};
+	static const uint32_t bit[2] = {
+		LOG_BROPT_NF_CALL_IPTABLES, LOG_BROPT_NF_CALL_IP6TABLES,
+	};
+	uint32_t *opts = arg;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		char c = '0';
+		int fd = open(path[i], O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;
+		if (read(fd, &c, 1) == 1 && c != '0')
+			*opts |= bit[i];
+		close(fd);
+	}
+	return 0;
+}
+
 static void emit_record(void *arg, const struct codegen_log_rec *rec,
 			const char *prefix, bool allowed)
 {
 	struct poll_ctx *pc = arg;
 	char line[LBUF_SIZE + 1];
+	struct codegen_log_rec copy;
 
 	if (rec->nflog) {
 		struct dp_nflog pkt;
@@ -999,6 +1038,12 @@ static void emit_record(void *arg, const struct codegen_log_rec *rec,
 	}
 	if (!allowed)	/* nf_log_allowed(): host netns or nf_log_all_netns */
 		return;
+	if (rec->pf == NF_PROTO_BRIDGE && rec->physin[0] && pc->net) {
+		/* PHYSIN= also depends on the netns' br_netfilter switches */
+		memcpy(&copy, rec, sizeof(copy));
+		offload_in_netns(pc->net->ns_fd, read_nf_call, &copy.br_opts);
+		rec = &copy;
+	}
 	offload_log_format(rec, prefix, line, sizeof(line));
 	pc->emit(pc->arg, rec->level, line);
 	pc->n++;

@@ -332,6 +332,59 @@ static void emit_fill(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 	codegen_label_bind(p, l_noll);
 }
 
+/*
+ * rec->physin, rec->br_opts: at a bridge postrouting chain (rec->hook 4,
+ * tc egress) for a forwarded frame (the ring's class BRC_FWD): the input
+ * port's name and its bridge's options (zero otherwise); r0-r5 clobbered
+ */
+static void emit_physin(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_done = codegen_label_new(p);
+
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, REC(br_opts), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, REC(physin), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, REC(physin) + 8, 0));
+	if (env->ctx != CODEGEN_CTX_TC_EGRESS || env->off.br_dev < 0 ||
+	    env->off.br_options < 0)
+		return;
+	/* if pkt.nfproto != BRIDGE || rec->hook != NF_BR_POST_ROUTING goto done */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NF_BRIDGE_PF_, 0), l_done);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R9, REC(hook)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 4, 0), l_done);
+	/* r0 = ring; if (r0->br_class & ~HOST) != FWD goto done */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(key), 0));
+	codegen_emit(p, INSN_MOV64_REG(R2, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(key)));
+	codegen_emit_ld_map(p, R1, env->ring_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_done);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0,
+				     (int16_t)offsetof(struct codegen_ring, br_class)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~BRC_HOST));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, BRC_FWD, 0), l_done);
+	/* r3 = ring->br_in_dev; if !r3 goto done;
+	 * probe_read_kernel(rec->physin, 16, r3->name) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R0,
+				     (int16_t)offsetof(struct codegen_ring, br_in_dev)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_done);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, env->off.dev_name));
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(physin)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 16));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	/* rec->br_opts = pkt.out_dev->rx_handler_data->br->options */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, PKT_OFF(out_dev)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R4, 0, 0), l_done);
+	codegen_emit_probe_deref(p, R4, env->off.dev_rx_handler_data, l_done);
+	codegen_emit_probe_deref(p, R4, env->off.nbp_br, l_done);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 8, R4, env->off.br_options);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, REC(br_opts)));
+	codegen_label_bind(p, l_done);
+}
+
 void codegen_emit_log_record(struct codegen_prog *p,
 			     const struct codegen_expr_ctx *ec)
 {
@@ -346,6 +399,7 @@ void codegen_emit_log_record(struct codegen_prog *p,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
 	codegen_emit(p, INSN_MOV64_REG(R9, R0));
 	emit_fill(p, ec, false);
+	emit_physin(p, env);
 	/* 6. packet bytes, 7. bpf_ringbuf_submit(rec, 0) */
 	codegen_emit_rec_submit(p, env, REC(caplen), REC(data), LOG_REC_DATA);
 	codegen_label_bind(p, l_out);
