@@ -149,6 +149,15 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(('0.0.0.0', 40103))
 s.sendto(b'o' * 8, ('10.11.0.1', 7103))"
 	sleep 0.3
+	# br_netfilter off for IPv4 in FW: a forwarded datagram has no
+	# PHYSIN= at postrouting any more
+	ip netns exec "$tag$1" sysctl -q -w net.bridge.bridge-nf-call-iptables=0 || return 1
+	ip netns exec "$tag${1}a" $py -c "
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(('0.0.0.0', 40104))
+s.sendto(b'n' * 4, ('10.11.0.2', 7104))"
+	sleep 0.3
 }
 
 # side S WRAPPER...: topology, ruleset, listener, frames
@@ -162,7 +171,7 @@ side() {
 	local lpid=$!
 	for _ in $(seq 100); do [ -e "$work/ready$x" ] && break; sleep 0.1; done
 	[ -e "$work/ready$x" ] || { echo "log_l2 e2e: listener $x not ready"; cat "$work/nflog$x"; return 1; }
-	frames "$x"
+	frames "$x" || return 1
 	wait $lpid
 }
 
