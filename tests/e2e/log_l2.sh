@@ -22,7 +22,7 @@ e2e_on_exit() { echo "$old" > $sysctl; }
 e2e_start log_l2 M
 py=/usr/bin/python3; [ -x $py ] || py=python3
 listen=$top_srcdir/tests/e2e/nflog-listen.py
-COUNT=9
+COUNT=11
 
 mac_br=02:00:00:00:0c:fe
 mac_a=02:00:00:00:0c:01
@@ -74,6 +74,7 @@ table netdev n {
 		type filter hook egress device "pa" priority 0;
 		log prefix "$1 neg: " level info
 		ether type arp log prefix "$1 negm: " flags ether
+		udp dport 7103 log group 6
 	}
 }
 table bridge b {
@@ -110,6 +111,7 @@ table arp a {
 		type filter hook output priority 0;
 		log prefix "$1 aout: " level debug flags ether
 		log prefix "$1 aout2: "
+		log group 2
 	}
 }
 NFT
