@@ -969,6 +969,10 @@ struct codegen_reject_ct {
 #define LOG_REC_DATA	512	/* packet bytes copied from the network header */
 #define LOG_BROPT_NF_CALL_IPTABLES	(1u << 2)	/* BROPT_NF_CALL_IPTABLES */
 #define LOG_BROPT_NF_CALL_IP6TABLES	(1u << 3)	/* BROPT_NF_CALL_IP6TABLES */
+/* not bridge options: nfbpfd's own bits in @br_opts, from the netns'
+ * bridge-nf-filter-vlan-tagged and bridge-nf-filter-pppoe-tagged */
+#define LOG_BR_FILTER_VLAN		(1u << 30)
+#define LOG_BR_FILTER_PPPOE		(1u << 31)
 /*
  * NFLOG records (log group, xt NFLOG) are struct codegen_log_rec up to
  * @data (LOG_NFLOG_HDR bytes) followed by @caplen packet bytes: reserved
@@ -1022,7 +1026,8 @@ struct codegen_reject_ct {
  * @br_oif: ... of the output port (NFULA_IFINDEX_OUTDEV)
  * @br_opts: with @physin: the bridge's options (net_bridge.options, low
  *	      32 bits: BROPT_NF_CALL_IPTABLES/IP6TABLES); nfbpfd ORs in the
- *	      netns' bridge-nf-call-iptables/ip6tables (same bits)
+ *	      netns' bridge-nf-call-iptables/ip6tables (same bits) and
+ *	      bridge-nf-filter-vlan/pppoe-tagged (LOG_BR_FILTER_*)
  * @physin: bridge postrouting of a forwarded frame: the input port's name
  *	    (br_netfilter's physindev, if br_nf_pre_routing() took the frame:
  *	    nf_log_dump_packet_common() prints it as PHYSIN= there)

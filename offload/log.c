@@ -874,6 +874,45 @@ static void dump_l2(struct lbuf *m, const struct pkt *p)
 	}
 }
 
+#define ETH_P_8021Q_	0x8100
+#define ETH_P_PPP_SES_	0x8864
+#define PPP_IP_		0x21
+#define PPP_IPV6_	0x57
+
+/*
+ * brnf_took - did br_nf_pre_routing() take this frame (and give it the
+ * physindev PHYSIN= prints)? IPv6 first, then IPv4: untagged by
+ * skb->protocol; in a VLAN (a tag in skb->vlan_all, or in the frame:
+ * skb->protocol 802.1Q, the inner type 2 bytes into the network header)
+ * only with bridge-nf-filter-vlan-tagged; in PPPoE session frames (the
+ * PPP protocol 6 bytes in) only with bridge-nf-filter-pppoe-tagged; and
+ * each with its bridge-nf-call-ip(6)tables or the bridge's option
+ */
+static bool brnf_took(const struct pkt *p)
+{
+	const struct codegen_log_rec *rec = p->rec;
+	uint16_t proto = be16toh(rec->protocol), vproto = 0, pproto = 0;
+	bool tagged = rec->vlan_all != 0;
+	const uint8_t *b;
+
+	if (tagged)
+		vproto = proto;
+	else if (proto == ETH_P_8021Q_ && (b = hdr(p, p->nhoff + 2, 2)))
+		vproto = be16(b);
+	if (!(rec->br_opts & LOG_BR_FILTER_VLAN))
+		vproto = 0;
+	if (proto == ETH_P_PPP_SES_ && (rec->br_opts & LOG_BR_FILTER_PPPOE) &&
+	    (b = hdr(p, p->nhoff + 6, 2)))
+		pproto = be16(b);
+	if ((!tagged && proto == ETH_P_IPV6_) || vproto == ETH_P_IPV6_ ||
+	    pproto == PPP_IPV6_)
+		return rec->br_opts & LOG_BROPT_NF_CALL_IP6TABLES;
+	if (!(rec->br_opts & LOG_BROPT_NF_CALL_IPTABLES))
+		return false;
+	return (!tagged && proto == ETH_P_IP_) || vproto == ETH_P_IP_ ||
+	       pproto == PPP_IP_;
+}
+
 size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 			  char *line, size_t size)
 {
@@ -890,11 +929,7 @@ size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 	add(&m, "\001%c%sIN=%s OUT=%s ", '0' + rec->level, prefix, rec->in,
 	    rec->out);
 	if (rec->pf == NF_PROTO_BRIDGE && rec->physin[0] &&
-	    strncmp(rec->physin, rec->in, sizeof(rec->in)) &&
-	    ((be16toh(rec->protocol) == ETH_P_IP_ &&
-	      (rec->br_opts & LOG_BROPT_NF_CALL_IPTABLES)) ||
-	     (be16toh(rec->protocol) == ETH_P_IPV6_ &&
-	      (rec->br_opts & LOG_BROPT_NF_CALL_IP6TABLES))))
+	    strncmp(rec->physin, rec->in, sizeof(rec->in)) && brnf_took(&p))
 		add(&m, "PHYSIN=%.16s ", rec->physin);
 	switch (rec->pf) {
 	case NF_PROTO_ARP:	/* nf_log_arp_packet() */
@@ -992,21 +1027,25 @@ static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
 	pkt->prefix = prefix;
 }
 
-/* offload_in_netns() callback: bridge-nf-call-iptables/ip6tables of this
- * netns as LOG_BROPT_NF_CALL_* bits (br_netfilter's per-netns switches) */
+/* offload_in_netns() callback: bridge-nf-call-iptables/ip6tables and
+ * bridge-nf-filter-vlan/pppoe-tagged of this netns as LOG_BROPT_NF_CALL_*
+ * and LOG_BR_FILTER_* bits (br_netfilter's per-netns switches) */
 static int read_nf_call(void *arg)
 {
-	static const char *const path[2] = {
+	static const char *const path[4] = {
 		"/proc/sys/net/bridge/bridge-nf-call-iptables",
 		"/proc/sys/net/bridge/bridge-nf-call-ip6tables",
+		"/proc/sys/net/bridge/bridge-nf-filter-vlan-tagged",
+		"/proc/sys/net/bridge/bridge-nf-filter-pppoe-tagged",
 	};
-	static const uint32_t bit[2] = {
+	static const uint32_t bit[4] = {
 		LOG_BROPT_NF_CALL_IPTABLES, LOG_BROPT_NF_CALL_IP6TABLES,
+		LOG_BR_FILTER_VLAN, LOG_BR_FILTER_PPPOE,
 	};
 	uint32_t *opts = arg;
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 4; i++) {
 		char c = '0';
 		int fd = open(path[i], O_RDONLY | O_CLOEXEC);
 

@@ -74,7 +74,7 @@ table netdev n {
 		type filter hook egress device "pa" priority 0;
 		log prefix "$1 neg: " level info
 		ether type arp log prefix "$1 negm: " flags ether
-		udp dport 7103 log group 6
+		udp dport 7103 log group 6 queue-threshold 1
 	}
 }
 table bridge b {
@@ -105,7 +105,7 @@ table arp a {
 	chain c_in {
 		type filter hook input priority 0;
 		log prefix "$1 ain: " flags ether
-		log group 6
+		log group 6 queue-threshold 1
 	}
 	chain c_out {
 		type filter hook output priority 0;

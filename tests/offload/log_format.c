@@ -545,4 +545,15 @@ Test(log_format, bridge_postrouting_physin)
 	is("bpost: ", "bpost: IN= OUT=pb SRC=10.11.0.1 DST=10.11.0.2 "
 	   "LEN=48 TOS=0x00 PREC=0x00 TTL=64 ID=57448 DF PROTO=UDP SPT=40101 "
 	   "DPT=7101 LEN=28 ");
+	/* (from br_nf_pre_routing()'s source, not a captured line) a VLAN
+	 * tag: IS_IP() is false; is_vlan_ip() needs filter-vlan-tagged */
+	rec.vlan_all = 5u << 16 | htobe16(0x8100);
+	rec.br_opts = LOG_BROPT_NF_CALL_IPTABLES;
+	is("bpost: ", "bpost: IN= OUT=pb SRC=10.11.0.1 DST=10.11.0.2 "
+	   "LEN=48 TOS=0x00 PREC=0x00 TTL=64 ID=57448 DF PROTO=UDP SPT=40101 "
+	   "DPT=7101 LEN=28 ");
+	rec.br_opts |= LOG_BR_FILTER_VLAN;
+	is("bpost: ", "bpost: IN= OUT=pb PHYSIN=pa SRC=10.11.0.1 DST=10.11.0.2 "
+	   "LEN=48 TOS=0x00 PREC=0x00 TTL=64 ID=57448 DF PROTO=UDP SPT=40101 "
+	   "DPT=7101 LEN=28 ");
 }
