@@ -22,7 +22,7 @@ e2e_on_exit() { echo "$old" > $sysctl; }
 e2e_start log_l2 M
 py=/usr/bin/python3; [ -x $py ] || py=python3
 listen=$top_srcdir/tests/e2e/nflog-listen.py
-COUNT=11
+COUNT=12
 
 mac_br=02:00:00:00:0c:fe
 mac_a=02:00:00:00:0c:01
@@ -89,7 +89,7 @@ table bridge b {
 	chain c_fwd {
 		type filter hook forward priority 0;
 		log prefix "$1 bfwd: " level info flags all
-		udp dport 7101 log group 1 prefix "br fwd"
+		udp dport { 7101, 7105 } log group 1 prefix "br fwd"
 	}
 	chain c_out {
 		type filter hook output priority 0;
@@ -143,6 +143,18 @@ arp("10.11.0.2")		# across the bridge, B replies
 p.send(bytes.fromhex("02000000" "0c02") + mac_a + b"\x88\xb5" + b"x" * 46)
 time.sleep(0.1)
 p.send(b"\xff" * 6 + mac_a + b"\x08\x06" + struct.pack("!HHBBH", 1, 0x0800, 6, 4, 1) + b"\0" * 10)
+time.sleep(0.1)
+# a UDP datagram to B in VLAN 5 (priority 3): the tag goes to
+# skb->vlan_all on receive; no PHYSIN= (bridge-nf-filter-vlan-tagged 0)
+def csum(b):
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    s = (s >> 16) + (s & 0xffff)
+    return ~(s + (s >> 16)) & 0xffff
+udph = struct.pack("!HHHH", 40105, 7105, 8 + 6, 0) + b"vlan!!"
+iph = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udph), 7, 0, 64, 17, 0,
+                  socket.inet_aton("10.11.0.1"), socket.inet_aton("10.11.0.2"))
+iph = iph[:10] + struct.pack("!H", csum(iph)) + iph[12:]
+p.send(bytes.fromhex("02000000" "0c02") + mac_a + struct.pack("!HHH", 0x8100, 3 << 13 | 5, 0x0800) + iph + udph)
 time.sleep(0.1)
 PY
 	ip netns exec "$tag$1" $py -c "
