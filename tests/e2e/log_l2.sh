@@ -157,6 +157,13 @@ iph = iph[:10] + struct.pack("!H", csum(iph)) + iph[12:]
 p.send(bytes.fromhex("02000000" "0c02") + mac_a + struct.pack("!HHH", 0x8100, 3 << 13 | 5, 0x0800) + iph + udph)
 time.sleep(0.1)
 PY
+	# an unknown ethertype from B to A: out of pa (netdev egress: MAC=)
+	ip netns exec "$tag${1}b" $py -c "
+import socket, time
+p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+p.bind(('eb', 0))
+p.send(bytes.fromhex('020000000c01020000000c0288b6') + b'y' * 46)
+time.sleep(0.1)"
 	ip netns exec "$tag$1" $py -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
