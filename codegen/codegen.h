@@ -988,8 +988,9 @@ struct codegen_reject_ct {
  * @prefix_id: struct expr_log.prefix_id
  * @level: syslog level 0..7
  * @logflags: LOG_F_*
- * @hook: nf_hook_state.hook
- * @pf: nf_hook_state.pf (NFPROTO_IPV4/IPV6)
+ * @hook: nf_hook_state.hook (tc: netdev ingress/egress, arp in/out,
+ *	  NF_INET_INGRESS, a bridge chain's NF_BR_*)
+ * @pf: nf_hook_state.pf (NFPROTO_IPV4/IPV6; tc: NETDEV, ARP, BRIDGE too)
  * @len: skb->len at the hook (from skb->data there: the network header
  *	 but at netdev egress and arp output, see @nhoff)
  * @mark: skb->mark
