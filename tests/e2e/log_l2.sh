@@ -172,7 +172,7 @@ s.sendto(b'o' * 8, ('10.11.0.1', 7103))"
 	sleep 0.3
 	# br_netfilter off for IPv4 in FW: a forwarded datagram has no
 	# PHYSIN= at postrouting any more
-	ip netns exec "$tag$1" sysctl -q -w net.bridge.bridge-nf-call-iptables=0 || return 1
+	ip netns exec "$tag$1" sysctl -q -w net.bridge.bridge-nf-call-iptables=0 2>/dev/null || :
 	ip netns exec "$tag${1}a" $py -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
