@@ -9,8 +9,11 @@
 # listener (nflog-listen.py) in FW. The same frames go through the
 # kernel's nf_tables on one side and nfbpfd on the other: UDP forwarded,
 # to and from the bridge, ARP requests and replies (to FW and across the
-# bridge), a frame of an unknown ethertype. The kernel log lines (IP IDs
-# normalised) and the NFLOG messages must be the same.
+# bridge), a short ARP, frames of unknown ethertypes both ways, a VLAN-
+# tagged datagram, a forwarded datagram with bridge-nf-call-iptables off
+# (no PHYSIN=). The kernel log lines (IP IDs normalised) and the NFLOG
+# messages must be the same, and the kernel must have logged them (at
+# least 20 lines, exactly COUNT NFLOG messages).
 # Needs root; sets net.netfilter.nf_log_all_netns=1 for the run and
 # restores it. Skipped (77) if not root.
 set -u
