@@ -337,7 +337,8 @@ struct codegen_heads {
  *	the clones a flood sends) of the last frame the bridge device sent;
  * @br_class: BRC_* of the packet of the walker running now, @br_in_dev
  *	its bridge hook's input device (BRC_IN_BR, BRC_FWD), @br_dev: its
- *	skb->dev.
+ *	skb->dev; @br_hook: the NF_BR_* hook of the bridge chain running
+ *	now (set at its head: postrouting and forward share BRC_FWD).
  */
 struct codegen_ring {
 	uint64_t next;		/* entries written (atomic) */
@@ -353,7 +354,8 @@ struct codegen_ring {
 	uint64_t br_dev;
 	uint32_t br_rx_ifindex;
 	uint8_t br_class;
-	uint8_t br_pad[3];
+	uint8_t br_hook;
+	uint8_t br_pad[2];
 };
 
 /* codegen_ring.br_class: which bridge hook the packet is at */
@@ -965,6 +967,12 @@ struct codegen_reject_ct {
  */
 #define LOG_REC_MAC	32	/* mac header bytes copied */
 #define LOG_REC_DATA	512	/* packet bytes copied from the network header */
+#define LOG_BROPT_NF_CALL_IPTABLES	(1u << 2)	/* BROPT_NF_CALL_IPTABLES */
+#define LOG_BROPT_NF_CALL_IP6TABLES	(1u << 3)	/* BROPT_NF_CALL_IP6TABLES */
+/* not bridge options: nfbpfd's own bits in @br_opts, from the netns'
+ * bridge-nf-filter-vlan-tagged and bridge-nf-filter-pppoe-tagged */
+#define LOG_BR_FILTER_VLAN		(1u << 30)
+#define LOG_BR_FILTER_PPPOE		(1u << 31)
 /*
  * NFLOG records (log group, xt NFLOG) are struct codegen_log_rec up to
  * @data (LOG_NFLOG_HDR bytes) followed by @caplen packet bytes: reserved
@@ -980,15 +988,21 @@ struct codegen_reject_ct {
  * @prefix_id: struct expr_log.prefix_id
  * @level: syslog level 0..7
  * @logflags: LOG_F_*
- * @hook: nf_hook_state.hook
- * @pf: nf_hook_state.pf (NFPROTO_IPV4/IPV6)
- * @len: skb->len (from the network header)
+ * @hook: nf_hook_state.hook (tc: netdev ingress/egress, arp in/out,
+ *	  NF_INET_INGRESS, a bridge chain's NF_BR_*)
+ * @pf: nf_hook_state.pf (NFPROTO_IPV4/IPV6; tc: NETDEV, ARP, BRIDGE too)
+ * @len: skb->len at the hook (from skb->data there: the network header
+ *	 but at netdev egress and arp output, see @nhoff)
  * @mark: skb->mark
  * @caplen: bytes of @data copied (min(len, LOG_REC_DATA))
  * @pktflags: struct codegen_pkt.flags (PKT_HAS_IN, PKT_LL, ...)
- * @has_dev: @dev_type/@hard_header_len are the input device's
- * @dev_type: input device type (ARPHRD_*)
- * @hard_header_len: input device hard_header_len
+ * @has_dev: @dev_type/@hard_header_len are set: netfilter programs:
+ *	     the input device's (none at output hooks); tc programs: always,
+ *	     skb->dev's (nf_log_syslog and nfnetlink_log read skb->dev: at
+ *	     netdev egress and the bridge's forward/output/postrouting hooks
+ *	     the output device)
+ * @dev_type: that device's type (ARPHRD_*)
+ * @hard_header_len: that device's hard_header_len
  * @mac_hdr_len: network header - mac header (with PKT_LL)
  * @vlan_all: skb->vlan_all (proto << 0 | tci << 16, as in memory)
  * @has_uid: LOG_F_UID and the skb's socket has a file: @uid/@gid are set
@@ -998,16 +1012,31 @@ struct codegen_reject_ct {
  * @qthreshold: NFLOG: the rule's queue threshold (0: the instance's)
  * @iif: NFLOG: input ifindex (with PKT_HAS_IN)
  * @oif: NFLOG: output ifindex (with PKT_HAS_OUT)
- * @protocol: NFLOG: skb->protocol, network order
+ * @protocol: skb->protocol, network order (nf_log_netdev_packet() picks
+ *	      the format by it)
  * @nflog: 1: an NFLOG record of LOG_NFLOG_HDR + @caplen bytes (UID/GID
  *	   read without LOG_F_UID nor the netns check, as nfnetlink_log)
+ * @nhoff: skb_network_offset() at the hook: 0 but at netdev egress and
+ *	   arp output (tc egress outside a bridge chain's view), where
+ *	   skb->data is the link layer header
  * @tstamp: NFLOG: skb->tstamp (0: none)
  * @tai_ns: NFLOG: bpf_ktime_get_tai_ns() when logged (skb_tstamp_cond()
  *	    takes the time of day when the skb has no stamp)
+ * @br_iif: NFLOG, bridge family: the input port's bridge device's ifindex
+ *	     (NFULA_IFINDEX_INDEV; the port is @iif: NFULA_IFINDEX_PHYSINDEV)
+ * @br_oif: ... of the output port (NFULA_IFINDEX_OUTDEV)
+ * @br_opts: with @physin: the bridge's options (net_bridge.options, low
+ *	      32 bits: BROPT_NF_CALL_IPTABLES/IP6TABLES); nfbpfd ORs in the
+ *	      netns' bridge-nf-call-iptables/ip6tables (same bits) and
+ *	      bridge-nf-filter-vlan/pppoe-tagged (LOG_BR_FILTER_*)
+ * @physin: bridge postrouting of a forwarded frame: the input port's name
+ *	    (br_netfilter's physindev, if br_nf_pre_routing() took the frame:
+ *	    nf_log_dump_packet_common() prints it as PHYSIN= there)
  * @in: input device name
  * @out: output device name
  * @mac: LOG_REC_MAC bytes from the mac header (with PKT_LL)
- * @data: @caplen bytes from the network header
+ * @data: @caplen bytes: syslog: from the network header; NFLOG: from
+ *	  skb->data at the hook (nfnetlink_log's payload)
  */
 struct codegen_log_rec {
 	uint32_t prefix_id;
@@ -1034,9 +1063,14 @@ struct codegen_log_rec {
 	uint16_t protocol;
 	uint8_t nflog;
 	uint8_t pad;
-	uint32_t pad2;
+	uint16_t nhoff;
+	uint16_t pad2;
 	uint64_t tstamp;
 	uint64_t tai_ns;
+	uint32_t br_iif;
+	uint32_t br_oif;
+	uint32_t br_opts;
+	char physin[16];
 	char in[16];
 	char out[16];
 	uint8_t mac[LOG_REC_MAC];

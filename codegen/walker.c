@@ -387,6 +387,32 @@ static void emit_in_dev(struct codegen_prog *p, const struct codegen_env *env)
 }
 
 /*
+ * (loop callback) r0 = the ring: ring->br_hook = the NF_BR_* hook of the
+ * bridge chain whose head this is (st->target = its HEAD_PF_BR_*), for
+ * the log expression's NFLOG header; r4, r5 clobbered (r1-r3 are kept)
+ */
+static void emit_br_hook(struct codegen_prog *p)
+{
+	static const struct { uint8_t pf, hook; } map[] = {
+		{ HEAD_PF_BR_PRE, 0 }, { HEAD_PF_BR_IN_PORT, 1 },
+		{ HEAD_PF_BR_IN_BR, 1 }, { HEAD_PF_BR_FWD, 2 },
+		{ HEAD_PF_BR_OUT, 3 },
+	};
+	uint32_t l_hook = codegen_label_new(p);
+	unsigned int i;
+
+	/* r5 = st->target; r4 = its hook (postrouting: 4) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R5, R6, ST_OFF(target)));
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		codegen_emit(p, INSN_MOV64_IMM(R4, map[i].hook));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R5, map[i].pf, 0), l_hook);
+	}
+	codegen_emit(p, INSN_MOV64_IMM(R4, 4));
+	codegen_label_bind(p, l_hook);
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R0, R4, RING_OFF(br_hook)));
+}
+
+/*
  * (loop callback) a bridge chain's head (HEAD_PF_BR_*, r1; st->target
  * holds it too): the chain sees the packet only at its hook (the class
  * emit_bridge() left in the ring), else @l_next; as NFPROTO_BRIDGE, with
@@ -422,6 +448,7 @@ static void emit_head_br(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R1, HEAD_PF_BR_BASE));
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R3, 0), l_next);
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R6, PKT_OFF(nfproto), NF_BRIDGE_PF));
+	emit_br_hook(p);
 	/* r9 = the hook's input device */
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R0, RING_OFF(br_in_dev)));
 	if (!egress) {

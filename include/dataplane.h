@@ -383,6 +383,9 @@ int dataplane_log_fd(void);
  * @mark: skb->mark
  * @iif: input device ifindex (0: none)
  * @oif: output device ifindex (0: none)
+ * @br_iif: bridge family: @iif's bridge device (@iif is the port:
+ *	    NFULA_IFINDEX_PHYSINDEV, this NFULA_IFINDEX_INDEV)
+ * @br_oif: ... @oif's
  * @has_hw: an input device and a mac header (NFULA_HWTYPE, HWLEN, HWHEADER)
  * @hwtype: skb->dev->type
  * @hwlen: skb->dev->hard_header_len
@@ -390,6 +393,12 @@ int dataplane_log_fd(void);
  * @hwaddr_len: bytes of NFULA_HWADDR (dev_parse_header()), 0: none
  * @hwaddr: those bytes
  * @has_uid: the skb's full socket has a file: @uid, @gid are its fsuid/fsgid
+ * @has_l2: netdev and bridge families with the mac header set
+ *	    (nfulnl_put_bridge()): NFULA_VLAN if @vlan_all, NFULA_L2HDR if
+ *	    @l2len
+ * @vlan_all: skb->vlan_all (vlan_proto network order, vlan_tci << 16)
+ * @l2len: skb_mac_header_len() (0: none)
+ * @l2hdr: those bytes (NULL: more than recorded: no NFULA_L2HDR)
  * @tstamp_ns: skb_tstamp_cond(skb, true): the skb's stamp or the time of
  *	       day it was logged, ns since the epoch
  * @len: skb->len
@@ -405,6 +414,8 @@ struct dp_nflog {
 	uint32_t mark;
 	uint32_t iif;
 	uint32_t oif;
+	uint32_t br_iif;
+	uint32_t br_oif;
 	bool has_hw;
 	uint16_t hwtype;
 	uint16_t hwlen;
@@ -414,6 +425,10 @@ struct dp_nflog {
 	bool has_uid;
 	uint32_t uid;
 	uint32_t gid;
+	bool has_l2;
+	uint32_t vlan_all;
+	uint16_t l2len;
+	const uint8_t *l2hdr;
 	uint64_t tstamp_ns;
 	uint32_t len;
 	uint32_t caplen;

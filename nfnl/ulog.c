@@ -22,6 +22,7 @@
 #include <endian.h>
 #include <linux/netlink.h>
 #include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter.h>
 #include <linux/netfilter/nfnetlink_log.h>
 
 #include "handlers.h"
@@ -399,10 +400,20 @@ static void build_packet(struct ulog_inst *inst, const struct dp_nflog *pkt,
 	hdr[3] = 0;
 	nfnl_put(b, NFULA_PACKET_HDR, hdr, sizeof(hdr));
 	nfnl_put(b, NFULA_PREFIX, pkt->prefix, plen);
-	if (pkt->iif)
+	/* CONFIG_BRIDGE_NETFILTER: the bridge family names the port as the
+	 * physical device and its bridge device as the device */
+	if (pkt->iif && pkt->pf == NFPROTO_BRIDGE) {
+		nfnl_put_be32(b, NFULA_IFINDEX_PHYSINDEV, pkt->iif);
+		nfnl_put_be32(b, NFULA_IFINDEX_INDEV, pkt->br_iif);
+	} else if (pkt->iif) {
 		nfnl_put_be32(b, NFULA_IFINDEX_INDEV, pkt->iif);
-	if (pkt->oif)
+	}
+	if (pkt->oif && pkt->pf == NFPROTO_BRIDGE) {
+		nfnl_put_be32(b, NFULA_IFINDEX_PHYSOUTDEV, pkt->oif);
+		nfnl_put_be32(b, NFULA_IFINDEX_OUTDEV, pkt->br_oif);
+	} else if (pkt->oif) {
 		nfnl_put_be32(b, NFULA_IFINDEX_OUTDEV, pkt->oif);
+	}
 	if (pkt->mark)
 		nfnl_put_be32(b, NFULA_MARK, pkt->mark);
 	if (pkt->iif && pkt->has_hw && pkt->hwaddr_len) {
@@ -434,6 +445,19 @@ static void build_packet(struct ulog_inst *inst, const struct dp_nflog *pkt,
 		nfnl_put_be32(b, NFULA_SEQ, inst->seq++);
 	if (inst->flags & NFULNL_CFG_F_SEQ_GLOBAL)
 		nfnl_put_be32(b, NFULA_SEQ_GLOBAL, ++inst->un->global_seq);
+	if (pkt->has_l2 && (pkt->vlan_all || pkt->l2hdr)) {
+		/* nfulnl_put_bridge() */
+		if (pkt->vlan_all) {
+			uint16_t proto = (uint16_t)(pkt->vlan_all & 0xffff);
+			size_t nest = nfnl_nest_start(b, NFULA_VLAN | NLA_F_NESTED);
+
+			nfnl_put_be16(b, NFULA_VLAN_TCI, pkt->vlan_all >> 16);
+			nfnl_put(b, NFULA_VLAN_PROTO, &proto, sizeof(proto));
+			nfnl_nest_end(b, nest);
+		}
+		if (pkt->l2hdr)
+			nfnl_put(b, NFULA_L2HDR, pkt->l2hdr, pkt->l2len);
+	}
 	if (data_len)
 		nfnl_put(b, NFULA_PAYLOAD, pkt->data, data_len);
 	nfnl_msg_end(b, off);
@@ -460,6 +484,9 @@ void nfnl_ulog_packet(struct net *net, const struct dp_nflog *pkt)
 	       NLMSG_ALIGN(NLMSG_HDRLEN + sizeof(struct nfgenmsg));	/* DONE */
 	if (pkt->iif && pkt->has_hw)
 		size += nla_total(pkt->hwlen) + 2 * nla_total(sizeof(uint16_t));
+	if (pkt->has_l2)	/* nfulnl_get_bridge_size() */
+		size += (pkt->vlan_all ? nla_total(0) + 2 * nla_total(sizeof(uint16_t)) : 0) +
+			nla_total(pkt->l2len);
 	if (inst->flags & NFULNL_CFG_F_SEQ)
 		size += nla_total(sizeof(uint32_t));
 	if (inst->flags & NFULNL_CFG_F_SEQ_GLOBAL)

@@ -1387,24 +1387,6 @@ int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 		err->msg = err->buf;
 		return -EOPNOTSUPP;
 	}
-	/* nf_log_syslog formats netdev packets by their link layer
-	 * protocol (nf_log_netdev_packet()), arp packets by their ARP
-	 * header (nf_log_arp_packet()), bridge packets by their link layer
-	 * protocol too (nf_log_bridge_packet()): not done by offload/log.c */
-	if (chain && chain->table && (chain->table->family == NFPROTO_NETDEV ||
-				      chain->table->family == NFPROTO_ARP ||
-				      chain->table->family == NFPROTO_BRIDGE)) {
-		const struct expr *e;
-
-		rule_for_each_expr(e, rule)
-			if (e->type == EXPR_LOG) {
-				snprintf(err->buf, sizeof(err->buf),
-					 "log in the %s family is not supported by the nfbpf dataplane yet",
-					 family_name(chain->table->family));
-				err->msg = err->buf;
-				return -EOPNOTSUPP;
-			}
-	}
 	ret = codegen_rule_check(rule, err);
 	if (ret)
 		return ret;

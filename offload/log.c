@@ -30,6 +30,7 @@
 #include <bpf/libbpf.h>
 
 #include "dataplane.h"
+#include "ruleset.h"
 #include "codegen/codegen.h"
 #include "offload/offload.h"
 #include "expr/log.h"
@@ -320,16 +321,24 @@ static void add(struct lbuf *m, const char *f, ...)
 	m->count = LBUF_SIZE;
 }
 
-/* struct pkt - the copied packet, as skb_header_pointer() sees it */
+/*
+ * struct pkt - the copied packet, as skb_header_pointer() sees it: offsets
+ * count from skb->data at the hook, @nhoff bytes before the network header
+ * where @d starts (netdev egress, arp output: the link layer header)
+ */
 struct pkt {
 	const struct codegen_log_rec *rec;
 	const uint8_t *d;
 	uint32_t caplen;
 	uint32_t len;
+	uint32_t nhoff;
 };
 
 static const uint8_t *hdr(const struct pkt *p, uint32_t off, uint32_t len)
 {
+	if (off < p->nhoff)
+		return NULL;
+	off -= p->nhoff;
 	if (off > p->caplen || len > p->caplen - off)
 		return NULL;
 	return p->d + off;
@@ -478,7 +487,7 @@ static void dump_ipv4(struct lbuf *m, const struct pkt *p, unsigned int flags,
 	add(m, " ");
 	totlen = be16(ih + 2);
 	if (!totlen)	/* iph_totlen(): BIG TCP GSO packets */
-		totlen = p->len;
+		totlen = p->len - p->nhoff;
 	add(m, "LEN=%u TOS=0x%02X PREC=0x%02X TTL=%u ID=%u ", totlen,
 	    ih[1] & 0x1e, ih[1] & 0xe0, ih[8], be16(ih + 4));
 	if (fo & IP_CE)
@@ -754,25 +763,34 @@ static void dump_ipv6(struct lbuf *m, const struct pkt *p, unsigned int flags,
 		add(m, "MARK=0x%x ", p->rec->mark);
 }
 
-/* dump_mac_header(): skb->dev is the input device at the hooks with one */
+/* the ethernet header decoded (NF_LOG_MACDECODE on an ARPHRD_ETHER
+ * skb->dev), if the mac header is set and holds one */
+static void mac_decode(struct lbuf *m, const struct codegen_log_rec *rec)
+{
+	if (!(rec->pktflags & PKT_LL) || rec->mac_hdr_len < 14)
+		return;
+	add(m, "MACSRC=");
+	add_mac(m, rec->mac + 6);
+	add(m, " MACDST=");
+	add_mac(m, rec->mac);
+	add(m, " ");
+	if (rec->vlan_all)	/* nf_log_dump_vlan() */
+		add(m, "VPROTO=%04x VID=%u ",
+		    be16toh((uint16_t)(rec->vlan_all & 0xffff)),
+		    rec->vlan_all >> 16);
+	add(m, "MACPROTO=%04x ", be16(rec->mac + 12));
+}
+
+/* dump_mac_header(): skb->dev is the input device at the hooks with one;
+ * in tc programs (netdev, bridge: nf_log_unknown_packet() calls it with
+ * no input device too) it is what the record holds as the device */
 static void dump_mac(struct lbuf *m, const struct codegen_log_rec *rec)
 {
 	bool ll = rec->pktflags & PKT_LL;
 	unsigned int i, n;
 
 	if ((rec->logflags & LOG_F_MACDECODE) && rec->dev_type == ARPHRD_ETHER) {
-		if (!ll || rec->mac_hdr_len < 14)
-			return;
-		add(m, "MACSRC=");
-		add_mac(m, rec->mac + 6);
-		add(m, " MACDST=");
-		add_mac(m, rec->mac);
-		add(m, " ");
-		if (rec->vlan_all)
-			add(m, "VPROTO=%04x VID=%u ",
-			    be16toh((uint16_t)(rec->vlan_all & 0xffff)),
-			    rec->vlan_all >> 16);
-		add(m, "MACPROTO=%04x ", be16(rec->mac + 12));
+		mac_decode(m, rec);
 		return;
 	}
 	add(m, "MAC=");
@@ -786,24 +804,149 @@ static void dump_mac(struct lbuf *m, const struct codegen_log_rec *rec)
 	add(m, " ");
 }
 
+/* dump_arp_packet(): the ARP header at @p->nhoff */
+static void dump_arp(struct lbuf *m, const struct pkt *p)
+{
+	const struct codegen_log_rec *rec = p->rec;
+	const uint8_t *ah = hdr(p, p->nhoff, 8), *ap;
+
+	if (!ah) {
+		add(m, "TRUNCATED");
+		return;
+	}
+	if ((rec->logflags & LOG_F_MACDECODE) && rec->has_dev &&
+	    rec->dev_type == ARPHRD_ETHER)
+		mac_decode(m, rec);
+	add(m, "ARP HTYPE=%d PTYPE=0x%04x OPCODE=%d", be16(ah), be16(ah + 2),
+	    be16(ah + 6));
+	/* the payload of ethernet/IPv4 ARP only: hardware type 1, address
+	 * lengths 6 and 4 */
+	if (be16(ah) != ARPHRD_ETHER || ah[4] != 6 || ah[5] != 4)
+		return;
+	ap = hdr(p, p->nhoff + 8, 20);
+	if (!ap) {
+		/* the kernel's count: skb->len less the ARP header alone */
+		add(m, " INCOMPLETE [%u bytes]", p->len - 8);
+		return;
+	}
+	add(m, " MACSRC=");
+	add_mac(m, ap);
+	add(m, " IPSRC=");
+	add_ip4(m, ap + 6);
+	add(m, " MACDST=");
+	add_mac(m, ap + 10);
+	add(m, " IPDST=");
+	add_ip4(m, ap + 16);
+}
+
+#define NF_PROTO_ARP	3
+#define NF_PROTO_NETDEV	5
+#define NF_PROTO_BRIDGE	7
+#define ETH_P_IP_	0x0800
+#define ETH_P_IPV6_	0x86dd
+#define ETH_P_ARP_	0x0806
+#define ETH_P_RARP_	0x8035
+
+/* nf_log_netdev_packet() (netdev and bridge): by skb->protocol */
+static void dump_l2(struct lbuf *m, const struct pkt *p)
+{
+	const struct codegen_log_rec *rec = p->rec;
+	bool in = rec->in[0] && rec->has_dev;
+
+	switch (be16toh(rec->protocol)) {
+	case ETH_P_IP_:		/* nf_log_ip_packet() */
+		if (in)
+			dump_mac(m, rec);
+		dump_ipv4(m, p, rec->logflags, p->nhoff);
+		break;
+	case ETH_P_IPV6_:	/* nf_log_ip6_packet() */
+		if (in)
+			dump_mac(m, rec);
+		dump_ipv6(m, p, rec->logflags, p->nhoff, 1);
+		break;
+	case ETH_P_ARP_:	/* nf_log_arp_packet() */
+	case ETH_P_RARP_:
+		dump_arp(m, p);
+		break;
+	default:		/* nf_log_unknown_packet() */
+		if (rec->has_dev)
+			dump_mac(m, rec);
+	}
+}
+
+#define ETH_P_8021Q_	0x8100
+#define ETH_P_PPP_SES_	0x8864
+#define PPP_IP_		0x21
+#define PPP_IPV6_	0x57
+
+/*
+ * brnf_took - did br_nf_pre_routing() take this frame (and give it the
+ * physindev PHYSIN= prints)? IPv6 first, then IPv4: untagged by
+ * skb->protocol; in a VLAN (a tag in skb->vlan_all, or in the frame:
+ * skb->protocol 802.1Q, the inner type 2 bytes into the network header)
+ * only with bridge-nf-filter-vlan-tagged; in PPPoE session frames (the
+ * PPP protocol 6 bytes in) only with bridge-nf-filter-pppoe-tagged; and
+ * each with its bridge-nf-call-ip(6)tables or the bridge's option
+ */
+static bool brnf_took(const struct pkt *p)
+{
+	const struct codegen_log_rec *rec = p->rec;
+	uint16_t proto = be16toh(rec->protocol), vproto = 0, pproto = 0;
+	bool tagged = rec->vlan_all != 0;
+	const uint8_t *b;
+
+	if (tagged)
+		vproto = proto;
+	else if (proto == ETH_P_8021Q_ && (b = hdr(p, p->nhoff + 2, 2)))
+		vproto = be16(b);
+	if (!(rec->br_opts & LOG_BR_FILTER_VLAN))
+		vproto = 0;
+	if (proto == ETH_P_PPP_SES_ && (rec->br_opts & LOG_BR_FILTER_PPPOE) &&
+	    (b = hdr(p, p->nhoff + 6, 2)))
+		pproto = be16(b);
+	if ((!tagged && proto == ETH_P_IPV6_) || vproto == ETH_P_IPV6_ ||
+	    pproto == PPP_IPV6_)
+		return rec->br_opts & LOG_BROPT_NF_CALL_IP6TABLES;
+	if (!(rec->br_opts & LOG_BROPT_NF_CALL_IPTABLES))
+		return false;
+	return (!tagged && proto == ETH_P_IP_) || vproto == ETH_P_IP_ ||
+	       pproto == PPP_IP_;
+}
+
 size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 			  char *line, size_t size)
 {
 	struct lbuf m = { 0 };
 	struct pkt p = {
-		.rec = rec, .d = rec->data, .len = rec->len,
+		.rec = rec, .d = rec->data, .len = rec->len, .nhoff = rec->nhoff,
 		.caplen = rec->caplen < LOG_REC_DATA ? rec->caplen : LOG_REC_DATA,
 	};
 
-	/* nf_log_dump_packet_common(): KERN_SOH, level, prefix, devices */
+	/* nf_log_dump_packet_common(): KERN_SOH, level, prefix, devices;
+	 * br_netfilter's physindev where it differs from the input device:
+	 * a forwarded IPv4/IPv6 frame br_nf_pre_routing() took (its
+	 * bridge-nf-call-iptables/ip6tables or the bridge's option on) */
 	add(&m, "\001%c%sIN=%s OUT=%s ", '0' + rec->level, prefix, rec->in,
 	    rec->out);
-	if (rec->pktflags & PKT_HAS_IN && rec->has_dev)
-		dump_mac(&m, rec);
-	if (rec->pf == 10)
-		dump_ipv6(&m, &p, rec->logflags, 0, 1);
-	else
-		dump_ipv4(&m, &p, rec->logflags, 0);
+	if (rec->pf == NF_PROTO_BRIDGE && rec->physin[0] &&
+	    strncmp(rec->physin, rec->in, sizeof(rec->in)) && brnf_took(&p))
+		add(&m, "PHYSIN=%.16s ", rec->physin);
+	switch (rec->pf) {
+	case NF_PROTO_ARP:	/* nf_log_arp_packet() */
+		dump_arp(&m, &p);
+		break;
+	case NF_PROTO_NETDEV:
+	case NF_PROTO_BRIDGE:
+		dump_l2(&m, &p);
+		break;
+	default:
+		if (rec->pktflags & PKT_HAS_IN && rec->has_dev)
+			dump_mac(&m, rec);
+		if (rec->pf == 10)
+			dump_ipv6(&m, &p, rec->logflags, p.nhoff, 1);
+		else
+			dump_ipv4(&m, &p, rec->logflags, p.nhoff);
+	}
 	m.buf[m.count] = '\0';
 	/* the line printk stores: without KERN_SOH and the level */
 	return (size_t)snprintf(line, size, "%s", m.buf + 2);
@@ -836,6 +979,13 @@ static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
 	pkt->mark = rec->mark;
 	pkt->iif = rec->pktflags & PKT_HAS_IN ? rec->iif : 0;
 	pkt->oif = rec->pktflags & PKT_HAS_OUT ? rec->oif : 0;
+	if (rec->pf == NF_PROTO_BRIDGE) {
+		/* a bridge hook's devices (0: none), not the tc hook's */
+		pkt->iif = rec->iif;
+		pkt->oif = rec->oif;
+		pkt->br_iif = rec->br_iif;
+		pkt->br_oif = rec->br_oif;
+	}
 	if (pkt->iif && ll) {
 		pkt->has_hw = true;
 		pkt->hwtype = rec->dev_type;
@@ -847,6 +997,15 @@ static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
 			pkt->hwaddr = rec->mac + 6;
 			pkt->hwaddr_len = 6;
 		}
+	}
+	/* nfulnl_put_bridge(): netdev and bridge; the mac header set and
+	 * not empty (PKT_LL) is what the record tells */
+	if ((rec->pf == NF_PROTO_NETDEV || rec->pf == NF_PROTO_BRIDGE) &&
+	    (rec->pktflags & PKT_LL) && rec->mac_hdr_len > 0) {
+		pkt->has_l2 = true;
+		pkt->vlan_all = rec->vlan_all;
+		pkt->l2len = (uint16_t)rec->mac_hdr_len;
+		pkt->l2hdr = rec->mac_hdr_len <= LOG_REC_MAC ? rec->mac : NULL;
 	}
 	pkt->tstamp_ns = rec->tstamp;
 	if (!pkt->tstamp_ns) {
@@ -868,11 +1027,43 @@ static void nflog_pkt(const struct codegen_log_rec *rec, const char *prefix,
 	pkt->prefix = prefix;
 }
 
+/* offload_in_netns() callback: bridge-nf-call-iptables/ip6tables and
+ * bridge-nf-filter-vlan/pppoe-tagged of this netns as LOG_BROPT_NF_CALL_*
+ * and LOG_BR_FILTER_* bits (br_netfilter's per-netns switches) */
+static int read_nf_call(void *arg)
+{
+	static const char *const path[4] = {
+		"/proc/sys/net/bridge/bridge-nf-call-iptables",
+		"/proc/sys/net/bridge/bridge-nf-call-ip6tables",
+		"/proc/sys/net/bridge/bridge-nf-filter-vlan-tagged",
+		"/proc/sys/net/bridge/bridge-nf-filter-pppoe-tagged",
+	};
+	static const uint32_t bit[4] = {
+		LOG_BROPT_NF_CALL_IPTABLES, LOG_BROPT_NF_CALL_IP6TABLES,
+		LOG_BR_FILTER_VLAN, LOG_BR_FILTER_PPPOE,
+	};
+	uint32_t *opts = arg;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char c = '0';
+		int fd = open(path[i], O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;
+		if (read(fd, &c, 1) == 1 && c != '0')
+			*opts |= bit[i];
+		close(fd);
+	}
+	return 0;
+}
+
 static void emit_record(void *arg, const struct codegen_log_rec *rec,
 			const char *prefix, bool allowed)
 {
 	struct poll_ctx *pc = arg;
 	char line[LBUF_SIZE + 1];
+	struct codegen_log_rec copy;
 
 	if (rec->nflog) {
 		struct dp_nflog pkt;
@@ -886,6 +1077,12 @@ static void emit_record(void *arg, const struct codegen_log_rec *rec,
 	}
 	if (!allowed)	/* nf_log_allowed(): host netns or nf_log_all_netns */
 		return;
+	if (rec->pf == NF_PROTO_BRIDGE && rec->physin[0] && pc->net) {
+		/* PHYSIN= also depends on the netns' br_netfilter switches */
+		memcpy(&copy, rec, sizeof(copy));
+		offload_in_netns(pc->net->ns_fd, read_nf_call, &copy.br_opts);
+		rec = &copy;
+	}
 	offload_log_format(rec, prefix, line, sizeof(line));
 	pc->emit(pc->arg, rec->level, line);
 	pc->n++;

@@ -112,29 +112,78 @@ static void emit_skb(struct codegen_prog *p, const struct codegen_env *env,
 	codegen_emit(p, INSN_MOV64_REG(dst, R0));
 }
 
+#define NF_ARP_PF_	3	/* NFPROTO_ARP */
+#define NF_BRIDGE_PF_	7	/* NFPROTO_BRIDGE */
+
 /*
  * rec->hook: the hook state's at netfilter hooks; in tc programs netdev
- * ingress/egress, or NF_INET_INGRESS for an inet chain (pkt.nfproto)
+ * ingress/egress (arp: NF_ARP_IN/OUT, the same numbers), NF_INET_INGRESS
+ * for an inet chain, a bridge chain's NF_BR_* (the ring's br_hook, which
+ * its head set)
  */
 static void emit_hook(struct codegen_prog *p, const struct codegen_env *env)
 {
-	uint32_t l_done = codegen_label_new(p);
+	uint32_t l_done = codegen_label_new(p), l_br = codegen_label_new(p);
 
 	if (env->ctx == CODEGEN_CTX_NF) {
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
 		copy_field(p, BPF_B, R2, env->off.st_hook, REC(hook));
 		return;
 	}
+	/* r1 = pkt.nfproto; if r1 == BRIDGE goto br */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NF_BRIDGE_PF_, 0), l_br);
 	if (env->ctx == CODEGEN_CTX_TC_EGRESS) {
 		codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(hook), 1));
-		return;
+		codegen_emit_jmp(p, INSN_JA(0), l_done);
+	} else {
+		/* ingress: NF_NETDEV_INGRESS, NF_ARP_IN (0); NF_INET_INGRESS
+		 * (5) if inet */
+		codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(hook), 0));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, HEAD_PF_NETDEV, 0), l_done);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NF_ARP_PF_, 0), l_done);
+		codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(hook), 5));
+		codegen_emit_jmp(p, INSN_JA(0), l_done);
 	}
-	/* ingress: NF_NETDEV_INGRESS (0), NF_INET_INGRESS (5) if inet */
+	/* br: r0 = ring; rec->hook = r0 ? r0->br_hook : 0 */
+	codegen_label_bind(p, l_br);
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(hook), 0));
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, HEAD_PF_NETDEV, 0), l_done);
-	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(hook), 5));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(key), 0));
+	codegen_emit(p, INSN_MOV64_REG(R2, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(key)));
+	codegen_emit_ld_map(p, R1, env->ring_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_done);
+	copy_field(p, BPF_B, R0, (int16_t)offsetof(struct codegen_ring, br_hook),
+		   REC(hook));
 	codegen_label_bind(p, l_done);
+}
+
+/*
+ * rec->@dst = the ifindex of the bridge device of the port whose kernel
+ * address is at pkt + @src (br_port_get_rcu(dev)->br->dev->ifindex), 0
+ * for none; r1-r5 clobbered, st->scratch used
+ */
+static void emit_port_master(struct codegen_prog *p,
+			     const struct codegen_env *env, int16_t src,
+			     int16_t dst)
+{
+	uint32_t l_none = codegen_label_new(p);
+
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, dst, 0));
+	/* r4 = dev; r4 = dev->rx_handler_data (the net_bridge_port);
+	 * r4 = port->br; r4 = br->dev; each NULL: none */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, src));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R4, 0, 0), l_none);
+	codegen_emit_probe_deref(p, R4, env->off.dev_rx_handler_data, l_none);
+	codegen_emit_probe_deref(p, R4, env->off.nbp_br, l_none);
+	codegen_emit_probe_deref(p, R4, env->off.br_dev, l_none);
+	/* st->scratch = r4->ifindex; rec->dst = it */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 4, R4, env->off.dev_ifindex);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, dst));
+	codegen_label_bind(p, l_none);
 }
 
 /*
@@ -162,7 +211,6 @@ static void emit_fill(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 		copy_field(p, BPF_H, R7, ec->cbase + 8, REC(qthreshold));
 		copy_field(p, BPF_W, R6, PKT_OFF(iif), REC(iif));
 		copy_field(p, BPF_W, R6, PKT_OFF(oif), REC(oif));
-		copy_field(p, BPF_H, R6, PKT_OFF(protocol), REC(protocol));
 		/* rec->tstamp = skb->tstamp; rec->tai_ns = bpf_ktime_get_tai_ns() */
 		emit_skb(p, env, R2);
 		copy_field(p, BPF_DW, R2, env->off.skb_tstamp, REC(tstamp));
@@ -171,10 +219,36 @@ static void emit_fill(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 	}
 	/* 2. packet info: rec->hook = ctx->state->hook; pf, len, mark, flags */
 	emit_hook(p, env);
+	if (nflog && env->ctx != CODEGEN_CTX_NF && env->off.br_dev >= 0) {
+		uint32_t l_notbr = codegen_label_new(p);
+
+		/* bridge: the ports' bridge device (nfnetlink_log's INDEV,
+		 * OUTDEV); if pkt.nfproto != BRIDGE goto notbr */
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, REC(br_iif), 0));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NF_BRIDGE_PF_, 0), l_notbr);
+		emit_port_master(p, env, PKT_OFF(in_dev), REC(br_iif));
+		emit_port_master(p, env, PKT_OFF(out_dev), REC(br_oif));
+		codegen_label_bind(p, l_notbr);
+	} else if (nflog) {
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, REC(br_iif), 0));
+	}
 	copy_field(p, BPF_B, R6, PKT_OFF(nfproto), REC(pf));
 	copy_field(p, BPF_W, R6, PKT_OFF(len), REC(len));
 	copy_field(p, BPF_W, R6, PKT_OFF(mark), REC(mark));
 	copy_field(p, BPF_B, R6, PKT_OFF(flags), REC(pktflags));
+	copy_field(p, BPF_H, R6, PKT_OFF(protocol), REC(protocol));
+	/* rec->nhoff = tc egress && !(pkt.flags & PKT_BRVIEW) ? view_off : 0 */
+	codegen_emit(p, INSN_ST_MEM(BPF_H, R9, REC(nhoff), 0));
+	if (env->ctx == CODEGEN_CTX_TC_EGRESS) {
+		uint32_t l_nh = codegen_label_new(p);
+
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_BRVIEW));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_nh);
+		copy_field(p, BPF_H, R6, PKT_OFF(view_off), REC(nhoff));
+		codegen_label_bind(p, l_nh);
+	}
 	for (i = 0; i < 16; i += 8) {
 		copy_field(p, BPF_DW, R6, PKT_OFF(iifname) + i, REC(in) + i);
 		copy_field(p, BPF_DW, R6, PKT_OFF(oifname) + i, REC(out) + i);
@@ -182,17 +256,16 @@ static void emit_fill(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 	/* rec->vlan_all = skb->vlan_all */
 	emit_skb(p, env, R2);
 	copy_field(p, BPF_W, R2, env->off.skb_vlan_all, REC(vlan_all));
-	/* 3. input device: r2 = ctx->state->in; if !r2 goto nodev */
+	/* 3. device: r2 = ctx->state->in (tc: skb->dev, the input device
+	 * at ingress, the output device at egress: what nf_log_syslog's
+	 * dump_mac_header() and dump_arp_packet() read); if !r2 goto nodev */
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(has_dev), 0));
 	if (env->ctx == CODEGEN_CTX_NF) {
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R8, env->off.ctx_state));
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.st_in));
-	} else if (env->ctx == CODEGEN_CTX_TC_INGRESS) {
-		/* tc ingress: skb->dev */
+	} else {
 		emit_skb(p, env, R2);
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R2, env->off.skb_dev));
-	} else {
-		codegen_emit(p, INSN_MOV64_IMM(R2, 0));
 	}
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_nodev);
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(has_dev), 1));
@@ -259,6 +332,59 @@ static void emit_fill(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 	codegen_label_bind(p, l_noll);
 }
 
+/*
+ * rec->physin, rec->br_opts: at a bridge postrouting chain (rec->hook 4,
+ * tc egress) for a forwarded frame (the ring's class BRC_FWD): the input
+ * port's name and its bridge's options (zero otherwise); r0-r5 clobbered
+ */
+static void emit_physin(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_done = codegen_label_new(p);
+
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, REC(br_opts), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, REC(physin), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, REC(physin) + 8, 0));
+	if (env->ctx != CODEGEN_CTX_TC_EGRESS || env->off.br_dev < 0 ||
+	    env->off.br_options < 0)
+		return;
+	/* if pkt.nfproto != BRIDGE || rec->hook != NF_BR_POST_ROUTING goto done */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NF_BRIDGE_PF_, 0), l_done);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R9, REC(hook)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 4, 0), l_done);
+	/* r0 = ring; if (r0->br_class & ~HOST) != FWD goto done */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(key), 0));
+	codegen_emit(p, INSN_MOV64_REG(R2, R6));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ST_OFF(key)));
+	codegen_emit_ld_map(p, R1, env->ring_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_done);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0,
+				     (int16_t)offsetof(struct codegen_ring, br_class)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~BRC_HOST));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, BRC_FWD, 0), l_done);
+	/* r3 = ring->br_in_dev; if !r3 goto done;
+	 * probe_read_kernel(rec->physin, 16, r3->name) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R3, R0,
+				     (int16_t)offsetof(struct codegen_ring, br_in_dev)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_done);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, env->off.dev_name));
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, REC(physin)));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 16));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	/* rec->br_opts = pkt.out_dev->rx_handler_data->br->options */
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, PKT_OFF(out_dev)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R4, 0, 0), l_done);
+	codegen_emit_probe_deref(p, R4, env->off.dev_rx_handler_data, l_done);
+	codegen_emit_probe_deref(p, R4, env->off.nbp_br, l_done);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));
+	codegen_emit_probe_read(p, ST_OFF(scratch), 8, R4, env->off.br_options);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, ST_OFF(scratch)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, REC(br_opts)));
+	codegen_label_bind(p, l_done);
+}
+
 void codegen_emit_log_record(struct codegen_prog *p,
 			     const struct codegen_expr_ctx *ec)
 {
@@ -273,6 +399,7 @@ void codegen_emit_log_record(struct codegen_prog *p,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
 	codegen_emit(p, INSN_MOV64_REG(R9, R0));
 	emit_fill(p, ec, false);
+	emit_physin(p, env);
 	/* 6. packet bytes, 7. bpf_ringbuf_submit(rec, 0) */
 	codegen_emit_rec_submit(p, env, REC(caplen), REC(data), LOG_REC_DATA);
 	codegen_label_bind(p, l_out);
@@ -311,8 +438,10 @@ void codegen_emit_nflog_record(struct codegen_prog *p,
 	codegen_emit(p, INSN_ALU64_REG(BPF_RSH, R3, R1));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, 1));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_out);
-	/* r1 = min(view length, the rule's snaplen, LOG_NFLOG_DATA) */
-	codegen_emit_view_len(p, env, R1, R2);
+	/* r1 = min(pkt.len, the rule's snaplen, LOG_NFLOG_DATA): the payload
+	 * is skb_copy_bits(skb, 0, ...): from skb->data at the hook, which
+	 * at netdev egress and arp output is the link layer header */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(len)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + 12));
 	codegen_emit_jmp(p, INSN_JMP_REG(BPF_JLE, R1, R2, 0), l_snap);
 	codegen_emit(p, INSN_MOV64_REG(R1, R2));
@@ -346,15 +475,37 @@ void codegen_emit_nflog_record(struct codegen_prog *p,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
 	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, REC(caplen)));
 	if (env->kf_dynptr_copy) {
-		/* bpf_dynptr_copy(&rb, HDR, &view, 0, caplen); if it fails,
+		uint32_t l_src = codegen_label_new(p);
+
+		/* the skb from skb->data (tc: not cut to the view) */
+		if (env->ctx == CODEGEN_CTX_NF) {
+			codegen_emit_dynptr(p, env, R8, SHAPE_DYNPTR_OFF);
+		} else {
+			/* bpf_dynptr_from_skb(ctx, 0, &skbp) */
+			codegen_emit(p, INSN_MOV64_REG(R1, R8));
+			codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+			codegen_emit(p, INSN_MOV64_REG(R3, R10));
+			codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
+			codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+		}
+		/* r4 = the hook's skb->data in it: tc ingress (tc pushed the
+		 * mac header) and tc egress under a bridge chain's view: the
+		 * network header (view_off); netfilter hooks, netdev egress,
+		 * arp output: 0 (rec->nhoff says which) */
+		codegen_emit(p, INSN_MOV64_IMM(R4, 0));
+		if (env->ctx != CODEGEN_CTX_NF) {
+			codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R9, REC(nhoff)));
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_src);
+			codegen_emit(p, INSN_LDX_MEM(BPF_H, R4, R6, PKT_OFF(view_off)));
+		}
+		codegen_label_bind(p, l_src);
+		/* bpf_dynptr_copy(&rb, HDR, &skbp, r4, caplen); if it fails,
 		 * rec->caplen = 0 */
-		codegen_emit_dynptr(p, env, R8, SHAPE_DYNPTR_OFF);
 		codegen_emit(p, INSN_MOV64_REG(R1, R10));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, RB_DYNPTR));
 		codegen_emit(p, INSN_MOV64_IMM(R2, LOG_NFLOG_HDR));
 		codegen_emit(p, INSN_MOV64_REG(R3, R10));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_DYNPTR_OFF));
-		codegen_emit(p, INSN_MOV64_IMM(R4, 0));
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R5, R10, SHAPE_KEY_OFF));
 		codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_copy));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_submit);

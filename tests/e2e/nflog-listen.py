@@ -136,6 +136,10 @@ def mask_payload(p):
         p[4:6] = b"II"
         if len(p) >= 12:
             p[10:12] = b"CC"
+    elif len(p) >= 26 and p[12:14] == b"\x08\x00" and p[14] >> 4 == 4:
+        # from an ethernet header (netdev egress): the IPv4 header's
+        p[18:20] = b"II"
+        p[24:26] = b"CC"
     elif len(p) >= 4 and p[0] >> 4 == 6:
         p[1] &= 0xf0
         p[2:4] = b"FF"

@@ -337,3 +337,88 @@ Test(ulog, nlbufsiz_room_splits_batches)
 	cr_assert_eq(batch(t, 8), 1);
 	nfnl_ulog_run_timers();
 }
+
+/* the attribute types of the first message in order, at most @max */
+static int attr_order(uint16_t *types, int max)
+{
+	const struct nlmsghdr *nlh = (const void *)sent;
+	const struct nlattr *at;
+	int n = 0;
+
+	mnl_attr_for_each(at, nlh, sizeof(struct nfgenmsg))
+		if (n < max)
+			types[n++] = at->nla_type;
+	return n;
+}
+
+Test(ulog, bridge_and_netdev_attributes)
+{
+	static const uint8_t l2[14] = { 2, 0, 0, 0, 0xc, 2, 2, 0, 0, 0, 0xc, 1, 8, 0 };
+	static const uint16_t want[] = {
+		NFULA_PACKET_HDR, NFULA_PREFIX, NFULA_IFINDEX_PHYSINDEV,
+		NFULA_IFINDEX_INDEV, NFULA_IFINDEX_PHYSOUTDEV,
+		NFULA_IFINDEX_OUTDEV, NFULA_TIMESTAMP, NFULA_VLAN | NLA_F_NESTED,
+		NFULA_L2HDR, NFULA_PAYLOAD,
+	};
+	const struct nlmsghdr *nlh = (const void *)sent;
+	const struct nlattr *at, *in;
+	struct dp_nflog p;
+	uint16_t t[16];
+	int n, i;
+
+	cr_assert_eq(cfg(&a, 7, NFULNL_CFG_CMD_BIND, NULL), 0);
+	/* bridge forward (NF_BR_FORWARD: a timestamp): ports 3 -> 4 of
+	 * bridge 2; a VLAN tag (proto 0x8100, tci 5); the mac header */
+	pkt_init(&p, 7, 1);
+	p.pf = 7;
+	p.hook = 2;
+	p.iif = 3;
+	p.br_iif = 2;
+	p.oif = 4;
+	p.br_oif = 2;
+	p.has_l2 = true;
+	p.vlan_all = 5u << 16 | htobe16(0x8100);
+	p.l2len = sizeof(l2);
+	p.l2hdr = l2;
+	nfnl_ulog_packet(net, &p);
+	cr_assert_eq(nsent, 1);
+	n = attr_order(t, 16);
+	cr_assert_eq(n, (int)(sizeof(want) / sizeof(want[0])));
+	for (i = 0; i < n; i++)
+		cr_assert_eq(t[i], want[i], "attribute %d: %u, want %u", i, t[i], want[i]);
+	cr_assert_eq(be32toh(mnl_attr_get_u32(find(nlh, NFULA_IFINDEX_PHYSINDEV))), 3);
+	cr_assert_eq(be32toh(mnl_attr_get_u32(find(nlh, NFULA_IFINDEX_INDEV))), 2);
+	cr_assert_eq(be32toh(mnl_attr_get_u32(find(nlh, NFULA_IFINDEX_PHYSOUTDEV))), 4);
+	cr_assert_eq(be32toh(mnl_attr_get_u32(find(nlh, NFULA_IFINDEX_OUTDEV))), 2);
+	at = find(nlh, NFULA_VLAN);
+	cr_assert_not_null(at);
+	i = 0;
+	mnl_attr_for_each_nested(in, at) {
+		if (i++ == 0) {
+			cr_assert_eq(mnl_attr_get_type(in), NFULA_VLAN_TCI);
+			cr_assert_eq(be16toh(mnl_attr_get_u16(in)), 5);
+		} else {
+			cr_assert_eq(mnl_attr_get_type(in), NFULA_VLAN_PROTO);
+			cr_assert_eq(be16toh(mnl_attr_get_u16(in)), 0x8100);
+		}
+	}
+	cr_assert_eq(i, 2);
+	at = find(nlh, NFULA_L2HDR);
+	cr_assert_eq(mnl_attr_get_payload_len(at), sizeof(l2));
+	cr_assert_eq(memcmp(mnl_attr_get_payload(at), l2, sizeof(l2)), 0);
+
+	/* netdev egress: OUTDEV alone, no tag: L2HDR without NFULA_VLAN */
+	pkt_init(&p, 7, 1);
+	p.pf = 5;
+	p.hook = 1;
+	p.has_l2 = true;
+	p.l2len = sizeof(l2);
+	p.l2hdr = l2;
+	nfnl_ulog_packet(net, &p);
+	cr_assert_eq(nsent, 2);
+	cr_assert_null(find(nlh, NFULA_IFINDEX_PHYSOUTDEV));
+	cr_assert_eq(be32toh(mnl_attr_get_u32(find(nlh, NFULA_IFINDEX_OUTDEV))), 5);
+	cr_assert_null(find(nlh, NFULA_VLAN));
+	cr_assert_not_null(find(nlh, NFULA_L2HDR));
+	cr_assert_not_null(find(nlh, NFULA_TIMESTAMP), "NF_NETDEV_EGRESS is 1");
+}

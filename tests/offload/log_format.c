@@ -349,3 +349,211 @@ Test(log_format, socket_owner_with_skuid_only)
 	   "PREC=0x00 TTL=64 ID=54077 DF PROTO=UDP SPT=34384 DPT=9995 LEN=13 "
 	   "UID=65534 GID=65533 ");
 }
+
+/*
+ * The netdev, arp and bridge families (tests/e2e/log_l2.sh's lines):
+ * bridge br0 02:00:00:00:0c:fe with ports pa (peer 02:00:00:00:0c:01,
+ * 10.11.0.1) and pb (peer 02:00:00:00:0c:02, 10.11.0.2).
+ */
+static const uint8_t mac_a[6] = { 2, 0, 0, 0, 0x0c, 0x01 };
+static const uint8_t mac_b[6] = { 2, 0, 0, 0, 0x0c, 0x02 };
+static const uint8_t mac_br[6] = { 2, 0, 0, 0, 0x0c, 0xfe };
+static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+/* a frame of ethertype @proto at a tc hook: @in/@out the names, skb->dev
+ * ethernet, the mac header @dst @src (none: NULL @dst), @nhoff bytes of
+ * link layer header before the network header in skb->data */
+static void l2(uint8_t pf, const char *in, const char *out, uint16_t proto,
+	       const uint8_t *dst, const uint8_t *src, uint16_t nhoff)
+{
+	memset(&rec, 0, sizeof(rec));
+	rec.level = 4;
+	rec.pf = pf;
+	strcpy(rec.in, in);
+	strcpy(rec.out, out);
+	rec.protocol = htobe16(proto);
+	rec.has_dev = 1;
+	rec.dev_type = 1;
+	rec.hard_header_len = 14;
+	rec.nhoff = nhoff;
+	rec.pktflags = in[0] ? PKT_HAS_IN : PKT_HAS_OUT;
+	if (dst) {
+		rec.pktflags |= PKT_LL;
+		rec.mac_hdr_len = 14;
+		memcpy(rec.mac, dst, 6);
+		memcpy(rec.mac + 6, src, 6);
+		put16(rec.mac + 12, proto);
+	}
+}
+
+/* an ethernet/IPv4 ARP message at the network header; @len: skb->len */
+static void arp_msg(uint16_t op, const uint8_t *sha, uint8_t spa,
+		    const uint8_t *tha, uint8_t tpa, uint32_t caplen)
+{
+	uint8_t *b = rec.data;
+
+	put16(b, 1);
+	put16(b + 2, 0x0800);
+	b[4] = 6;
+	b[5] = 4;
+	put16(b + 6, op);
+	memcpy(b + 8, sha, 6);
+	b[14] = 10; b[15] = 11; b[16] = 0; b[17] = spa;
+	if (tha)
+		memcpy(b + 18, tha, 6);
+	b[24] = 10; b[25] = 11; b[26] = 0; b[27] = tpa;
+	rec.caplen = caplen;
+	rec.len = rec.nhoff + caplen;
+}
+
+Test(log_format, arp_input_with_mac_decode)
+{
+	l2(3, "br0", "", 0x0806, bcast, mac_a, 0);
+	rec.logflags = LOG_F_MACDECODE;
+	arp_msg(1, mac_a, 1, NULL, 254, 28);
+	is("ain: ", "ain: IN=br0 OUT= MACSRC=02:00:00:00:0c:01 "
+	   "MACDST=ff:ff:ff:ff:ff:ff MACPROTO=0806 ARP HTYPE=1 PTYPE=0x0800 "
+	   "OPCODE=1 MACSRC=02:00:00:00:0c:01 IPSRC=10.11.0.1 "
+	   "MACDST=00:00:00:00:00:00 IPDST=10.11.0.254");
+	/* without flags ether: no link layer part at all (no MAC=) */
+	rec.logflags = 0;
+	is("ain: ", "ain: IN=br0 OUT= ARP HTYPE=1 PTYPE=0x0800 OPCODE=1 "
+	   "MACSRC=02:00:00:00:0c:01 IPSRC=10.11.0.1 "
+	   "MACDST=00:00:00:00:00:00 IPDST=10.11.0.254");
+}
+
+Test(log_format, arp_output_before_the_mac_header_is_set)
+{
+	/* arp_xmit(): skb->data is the ethernet header dev_hard_header()
+	 * pushed, the mac header not set: flags ether print nothing */
+	l2(3, "", "br0", 0x0806, NULL, NULL, 14);
+	rec.logflags = LOG_F_MACDECODE;
+	rec.level = 7;
+	arp_msg(2, mac_br, 254, mac_a, 1, 28);
+	is("aout: ", "aout: IN= OUT=br0 ARP HTYPE=1 PTYPE=0x0800 OPCODE=2 "
+	   "MACSRC=02:00:00:00:0c:fe IPSRC=10.11.0.254 "
+	   "MACDST=02:00:00:00:0c:01 IPDST=10.11.0.1");
+}
+
+Test(log_format, arp_incomplete_counts_from_skb_data)
+{
+	/* 8 header bytes and 10 of payload: INCOMPLETE [skb->len - 8] */
+	l2(7, "pa", "", 0x0806, bcast, mac_a, 0);
+	arp_msg(1, mac_a, 1, NULL, 254, 18);
+	is("bpre: ", "bpre: IN=pa OUT= ARP HTYPE=1 PTYPE=0x0800 OPCODE=1 "
+	   "INCOMPLETE [10 bytes]");
+	/* the same at arp output (the ethernet header in skb->len too) */
+	l2(3, "", "br0", 0x0806, NULL, NULL, 14);
+	arp_msg(1, mac_a, 1, NULL, 254, 18);
+	is("aout: ", "aout: IN= OUT=br0 ARP HTYPE=1 PTYPE=0x0800 OPCODE=1 "
+	   "INCOMPLETE [24 bytes]");
+	/* not ethernet/IPv4: the header only */
+	rec.data[5] = 16;
+	is("aout: ", "aout: IN= OUT=br0 ARP HTYPE=1 PTYPE=0x0800 OPCODE=1");
+}
+
+Test(log_format, bridge_arp_by_skb_protocol)
+{
+	/* bridge and netdev: nf_log_netdev_packet() picks the arp format
+	 * by skb->protocol; forward: flags ether decode skb->dev's header */
+	l2(7, "pa", "pb", 0x0806, bcast, mac_a, 0);
+	rec.logflags = LOG_F_MACDECODE | LOG_F_TCPSEQ | LOG_F_TCPOPT |
+		       LOG_F_IPOPT | LOG_F_UID;
+	rec.level = 6;
+	arp_msg(1, mac_a, 1, NULL, 2, 28);
+	is("bfwd: ", "bfwd: IN=pa OUT=pb MACSRC=02:00:00:00:0c:01 "
+	   "MACDST=ff:ff:ff:ff:ff:ff MACPROTO=0806 ARP HTYPE=1 PTYPE=0x0800 "
+	   "OPCODE=1 MACSRC=02:00:00:00:0c:01 IPSRC=10.11.0.1 "
+	   "MACDST=00:00:00:00:00:00 IPDST=10.11.0.2");
+}
+
+Test(log_format, unknown_ethertype_mac_header)
+{
+	static const uint8_t x[46] = { 'x' };
+
+	/* nf_log_unknown_packet(): dump_mac_header() alone */
+	l2(7, "pa", "", 0x88b5, mac_b, mac_a, 0);
+	memcpy(rec.data, x, sizeof(x));
+	rec.len = rec.caplen = sizeof(x);
+	is("bpre: ", "bpre: IN=pa OUT= MAC=02:00:00:00:0c:02:02:00:00:00:0c:01:88:b5 ");
+	rec.logflags = LOG_F_MACDECODE;
+	is("nin: ", "nin: IN=pa OUT= MACSRC=02:00:00:00:0c:01 "
+	   "MACDST=02:00:00:00:0c:02 MACPROTO=88b5 ");
+	/* postrouting: no input device, dump_mac_header() all the same */
+	l2(7, "", "pb", 0x88b5, mac_b, mac_a, 0);
+	rec.logflags = LOG_F_MACDECODE;
+	is("bpost: ", "bpost: IN= OUT=pb MACSRC=02:00:00:00:0c:01 "
+	   "MACDST=02:00:00:00:0c:02 MACPROTO=88b5 ");
+}
+
+#define PF_L2 5
+Test(log_format, netdev_ipv4_input_and_egress)
+{
+	uint8_t *l4;
+
+	/* ingress: the input device's mac header, then IPv4 */
+	l2(5, "pa", "", 0x0800, mac_b, mac_a, 0);
+	l4 = ip4(48, 57448, 0x4000, 17, 1, 2, 0);
+	rec.pf = PF_L2;
+	rec.data[12] = 10; rec.data[13] = 11;
+	rec.data[16] = 10; rec.data[17] = 11;
+	put16(l4, 40101);
+	put16(l4 + 2, 7101);
+	put16(l4 + 4, 28);
+	is("nin4: ", "nin4: IN=pa OUT= MAC=02:00:00:00:0c:02:02:00:00:00:0c:01:08:00 "
+	   "SRC=10.11.0.1 DST=10.11.0.2 LEN=48 TOS=0x00 PREC=0x00 TTL=64 "
+	   "ID=57448 DF PROTO=UDP SPT=40101 DPT=7101 LEN=28 ");
+	/* egress: no input device; the IPv4 header 14 bytes into skb->data:
+	 * dump_ipv4_packet()'s `!iphoff` is false there, so neither the
+	 * ICMP error's inner packet nor MARK= is printed */
+	l2(5, "", "pa", 0x0800, mac_a, mac_b, 14);
+	l4 = ip4(76, 51107, 0, 1, 2, 1, 0);
+	rec.pf = PF_L2;
+	rec.data[1] = 0xc0;
+	rec.data[12] = 10; rec.data[13] = 11;
+	rec.data[16] = 10; rec.data[17] = 11;
+	rec.len += 14;
+	rec.mark = 0x2a;
+	rec.level = 6;
+	l4[0] = 3;
+	l4[1] = 3;
+	is("neg: ", "neg: IN= OUT=pa SRC=10.11.0.2 DST=10.11.0.1 LEN=76 TOS=0x00 "
+	   "PREC=0xC0 TTL=64 ID=51107 PROTO=ICMP TYPE=3 CODE=3 ");
+}
+
+#undef PF_L2
+#define PF_L2 7
+Test(log_format, bridge_postrouting_physin)
+{
+	uint8_t *l4;
+
+	l2(7, "", "pb", 0x0800, mac_b, mac_a, 0);
+	l4 = ip4(48, 57448, 0x4000, 17, 1, 2, 0);
+	rec.pf = PF_L2;
+	rec.data[12] = 10; rec.data[13] = 11;
+	rec.data[16] = 10; rec.data[17] = 11;
+	put16(l4, 40101);
+	put16(l4 + 2, 7101);
+	put16(l4 + 4, 28);
+	strcpy(rec.physin, "pa");
+	rec.br_opts = LOG_BROPT_NF_CALL_IPTABLES;
+	is("bpost: ", "bpost: IN= OUT=pb PHYSIN=pa SRC=10.11.0.1 DST=10.11.0.2 "
+	   "LEN=48 TOS=0x00 PREC=0x00 TTL=64 ID=57448 DF PROTO=UDP SPT=40101 "
+	   "DPT=7101 LEN=28 ");
+	/* br_netfilter off for IPv4 (only IPv6 on): no PHYSIN */
+	rec.br_opts = LOG_BROPT_NF_CALL_IP6TABLES;
+	is("bpost: ", "bpost: IN= OUT=pb SRC=10.11.0.1 DST=10.11.0.2 "
+	   "LEN=48 TOS=0x00 PREC=0x00 TTL=64 ID=57448 DF PROTO=UDP SPT=40101 "
+	   "DPT=7101 LEN=28 ");
+	/* (from br_nf_pre_routing()'s source, not a captured line) a VLAN
+	 * tag: IS_IP() is false; is_vlan_ip() needs filter-vlan-tagged */
+	rec.vlan_all = 5u << 16 | htobe16(0x8100);
+	rec.br_opts = LOG_BROPT_NF_CALL_IPTABLES;
+	is("bpost: ", "bpost: IN= OUT=pb SRC=10.11.0.1 DST=10.11.0.2 "
+	   "LEN=48 TOS=0x00 PREC=0x00 TTL=64 ID=57448 DF PROTO=UDP SPT=40101 "
+	   "DPT=7101 LEN=28 ");
+	rec.br_opts |= LOG_BR_FILTER_VLAN;
+	is("bpost: ", "bpost: IN= OUT=pb PHYSIN=pa SRC=10.11.0.1 DST=10.11.0.2 "
+	   "LEN=48 TOS=0x00 PREC=0x00 TTL=64 ID=57448 DF PROTO=UDP SPT=40101 "
+	   "DPT=7101 LEN=28 ");
+}
