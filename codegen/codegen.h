@@ -1155,7 +1155,9 @@ struct codegen_fib4_val {
  *    destinations): the first route through that device not dead;
  *  - FIB4_TABLE_STATUS: flags for the namespace (FIB6_F_*).
  * @type is the route's RTN_* type (local, anycast, the error types);
- * @oif, @nh[0] and @name its device (rt6i_idev->dev).
+ * @oif, @nh[0] and @name its device (rt6i_idev->dev); @flags also carry
+ * FIB6_F_GW and the prefix length (FIB6_PLEN_SHIFT), which the address
+ * type needs (ipv6_anycast_destination()).
  */
 #define FIB6_TABLE_LOCAL	255
 #define FIB6_TABLE_MAIN		254
@@ -1163,6 +1165,11 @@ struct codegen_fib4_val {
 #define FIB6_KEY_BITS		160	/* table (32) + address (128) */
 #define FIB6_F_SUBTREES	0x8	/* status: source-specific routes */
 #define FIB6_F_NHOBJ	0x10	/* status: routes with nexthop objects */
+#define FIB6_F_GW	0x20	/* the route has a gateway (RTF_GATEWAY) */
+#define FIB6_F_TYPE_INEXACT	0x40	/* its first route is dead: which one
+					 * ip6_route_output() takes, and so
+					 * the address type, is not known */
+#define FIB6_PLEN_SHIFT	24	/* flags >> 24: the route's prefix length */
 
 /**
  * struct codegen_fib6_key - LPM key of the IPv6 route mirror

@@ -438,6 +438,7 @@ static int routes_dump(struct dp_routes *rt, const struct link_vec *lv,
  * @type: RTN_*
  * @dead: its nexthop is dead (rt6_device_match() passes it over)
  * @multi: a sibling of a multipath route
+ * @gw: it has a gateway
  * @dev: its nexthop's device
  */
 struct r6_cand {
@@ -449,8 +450,21 @@ struct r6_cand {
 	uint8_t type;
 	bool dead;
 	bool multi;
+	bool gw;
 	uint32_t dev;
 };
+
+/* does the rtnexthop @mp carry an RTA_GATEWAY? */
+static bool rtnh_gw(const struct rtnexthop *mp)
+{
+	int len = (int)mp->rtnh_len - (int)sizeof(*mp);
+	const struct rtattr *a = RTNH_DATA(mp);
+
+	for (; RTA_OK(a, len); a = RTA_NEXT(a, len))
+		if (a->rta_type == RTA_GATEWAY)
+			return true;
+	return false;
+}
 
 struct r6_vec {
 	struct r6_cand *v;
@@ -508,6 +522,9 @@ static int route6_parse(const struct nlmsghdr *nh, void *arg)
 		case RTA_NH_ID:
 			cv->status |= FIB6_F_NHOBJ;
 			break;
+		case RTA_GATEWAY:
+			c.gw = true;
+			break;
 		case RTA_MULTIPATH:
 			mp = RTA_DATA(a);
 			mplen = (int)RTA_PAYLOAD(a);
@@ -538,6 +555,7 @@ static int route6_parse(const struct nlmsghdr *nh, void *arg)
 		c.seq = cv->seq++;
 		c.dev = (uint32_t)mp->rtnh_ifindex;
 		c.dead = mp->rtnh_flags & RTNH_F_DEAD;
+		c.gw = rtnh_gw(mp);
 		ret = r6_add(cv, &c);
 		if (ret)
 			return ret;
@@ -618,6 +636,11 @@ static int r6_entry(struct route6_out *out, const struct r6_cand *c,
 	memcpy(e.key.addr, c->dst, 16);
 	e.val.type = c->type;
 	e.val.oif = c->dev;
+	e.val.flags = (uint32_t)c->plen << FIB6_PLEN_SHIFT;
+	if (c->gw)
+		e.val.flags |= FIB6_F_GW;
+	if (c->dead)
+		e.val.flags |= FIB6_F_TYPE_INEXACT;
 	if (c->type >= RTN_BLACKHOLE)
 		e.val.flags |= FIB4_F_ERROR;
 	/* a throw route of the local table sends the lookup on to main

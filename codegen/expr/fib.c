@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <arpa/inet.h>
 #include <linux/rtnetlink.h>
 
 #include "codegen/codegen.h"
@@ -47,12 +48,9 @@ static int fib_check(const struct expr *e, struct dp_error *err)
 {
 	const struct expr_fib *f = expr_priv(e);
 
-	if (f->family != NFPROTO_IPV4_ && (f->result == FIB_RESULT_ADDRTYPE ||
-					  (f->family != NFPROTO_IPV6_ &&
-					   f->family != NFPROTO_INET_))) {
-		err->msg = f->result == FIB_RESULT_ADDRTYPE ?
-			"fib ... type is supported by the nfbpf dataplane in ip tables only (IPv6 address types are not mirrored)" :
-			"fib route lookups are supported by the nfbpf dataplane in ip, ip6 and inet tables only";
+	if (f->family != NFPROTO_IPV4_ && f->family != NFPROTO_IPV6_ &&
+	    f->family != NFPROTO_INET_) {
+		err->msg = "fib is supported by the nfbpf dataplane in ip, ip6 and inet tables only";
 		return -EOPNOTSUPP;
 	}
 	if (!codegen_reg_ok(f->dreg, f->result == FIB_RESULT_OIFNAME &&
@@ -500,23 +498,244 @@ static void fib_emit_routes(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_label_bind(p, l_end);
 }
 
-/* regs[dreg] = the address type (nft_fib4_eval_type()) or the route
- * lookup's device (nft_fib4_eval()) */
-static void fib_emit(struct codegen_prog *p, const struct expr *e,
-		     const struct codegen_expr_ctx *ec)
+/* r0 = lookup(fib6, { 160, table r1, the address at r6 + @addr }) */
+static void emit_lookup6_in(struct codegen_prog *p, const struct codegen_env *env,
+			    int16_t addr)
 {
-	const struct expr_fib *f = expr_priv(e);
+	int16_t key = SHAPE_BUF_OFF;
 
-	if (f->result != FIB_RESULT_ADDRTYPE) {
-		fib_emit_routes(p, f, ec);
-		return;
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, (int16_t)(key + 4)));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, key, FIB6_KEY_BITS));
+	codegen_emit_copy(p, R10, (int16_t)(key + 8), R6, addr, 16, R1);
+	emit_lookup(p, env->fib6_fd);
+}
+
+/*
+ * regs[dreg] = __nft_fib6_eval_type() (6.18): RTN_LOCAL if the address
+ * is one of the device's (iif/oif: nf_ipv6_chk_addr(), the device's
+ * local /128 route); then nf_ip6_route(): no route, a reject route:
+ * unreachable, blackhole (-EINVAL), prohibit (-EACCES); an anycast
+ * route or the subnet-router anycast address of a route without a
+ * gateway (ipv6_anycast_destination()): anycast; a local route (no
+ * device given): local; else by ipv6_addr_type(): multicast, unicast or
+ * unspec. A link-local address is looked up in the device's tables (the
+ * given one, else skb->dev: the input device at prerouting, input and
+ * forward, the output device after). The stack slot SHAPE_KEY_OFF keeps
+ * the local answer; r9 = the route.
+ */
+static void fib_emit_type6(struct codegen_prog *p, const struct expr_fib *f,
+			   const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	int16_t addr = (int16_t)(ST_NHC_OFF + (f->flags & FIB_F_DADDR ?
+					       IPV6_DADDR_OFF : IPV6_SADDR_OFF));
+	int16_t dev = f->flags & FIB_F_IIF ? PKT_OFF(iif) :
+		      f->flags & FIB_F_OIF ? PKT_OFF(oif) : 0;
+	uint32_t l_drop = codegen_label_new(p), l_store = codegen_label_new(p);
+	uint32_t l_nolocal = codegen_label_new(p), l_ll = codegen_label_new(p);
+	uint32_t l_tables = codegen_label_new(p), l_found = codegen_label_new(p);
+	uint32_t l_unreach = codegen_label_new(p), l_route = codegen_label_new(p);
+	uint32_t l_notany = codegen_label_new(p), l_addrtype = codegen_label_new(p);
+	uint32_t l_ret = codegen_label_new(p), l_byflags = codegen_label_new(p);
+	uint32_t l_outdev = codegen_label_new(p);
+	int i;
+
+	/* no IPv6 header: break */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, IPV6_HDR_LEN, 0), ec->l_break);
+	/* custom rules, source-specific routes, nexthop objects: fail closed */
+	emit_custom_rules(p, env->off.net_fib6_custom, l_drop);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_BUF_OFF, 32));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_BUF_OFF + 4, FIB4_TABLE_STATUS));
+	for (i = 0; i < 16; i += 4)
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, (int16_t)(SHAPE_BUF_OFF + 8 + i), 0));
+	emit_lookup(p, env->fib6_fd);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB6_F_SUBTREES | FIB6_F_NHOBJ));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
+	/* 1. ret = the device has the address ? LOCAL : 0 */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, SHAPE_KEY_OFF, 0));
+	if (dev) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, dev));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_nolocal);
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 8));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, FIB6_TABLE_LOCAL));
+		emit_lookup6_in(p, env, addr);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_nolocal);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, type)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, RTN_LOCAL, 0), l_nolocal);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, FIB6_PLEN_SHIFT));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 128, 0), l_nolocal);
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_KEY_OFF, RTN_LOCAL));
+		codegen_label_bind(p, l_nolocal);
 	}
+	/* 2. the route: r9 = its table id (the device's for link-local) */
+	emit_linklocal(p, addr, l_ll);
+	codegen_emit(p, INSN_MOV64_IMM(R9, FIB6_TABLE_LOCAL));
+	codegen_emit_jmp(p, INSN_JA(0), l_tables);
+	codegen_label_bind(p, l_ll);
+	if (dev) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, dev));
+	} else {
+		/* skb->dev: the input device before routing, then the
+		 * output device */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_state));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1, env->off.st_hook));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, PKT_OFF(iif)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 3, 0), l_outdev);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, PKT_OFF(oif)));
+		codegen_label_bind(p, l_outdev);
+	}
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R9, 8));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R9, FIB6_TABLE_LOCAL));
+	codegen_label_bind(p, l_tables);
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	emit_lookup6_in(p, env, addr);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_found);
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R1, FIB6_TABLE_LOCAL - FIB6_TABLE_MAIN));
+	emit_lookup6_in(p, env, addr);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_unreach);
+	codegen_label_bind(p, l_found);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	/* a dead first route: which route is taken is not known */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, flags)));
+	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, FIB6_F_TYPE_INEXACT));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_drop);
+	/* a reject route: its error */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R9, offsetof(struct codegen_fib4_val, type)));
+	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, FIB4_F_ERROR));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_route);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_BLACKHOLE));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_BLACKHOLE, 0), l_store);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_PROHIBIT));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_PROHIBIT, 0), l_store);
+	codegen_label_bind(p, l_unreach);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_UNREACHABLE));
+	codegen_emit_jmp(p, INSN_JA(0), l_store);
+	/* 3. anycast: an anycast route, or a route's own prefix address
+	 * (prefix shorter than 127, no gateway: the bits past it all 0) */
+	codegen_label_bind(p, l_route);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_ANYCAST));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_ANYCAST, 0), l_store);
+	codegen_emit(p, INSN_MOV64_REG(R2, R1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, FIB6_F_GW));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_notany);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, FIB6_PLEN_SHIFT));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R1, 127, 0), l_notany);
+	/* the address's bits from the prefix length on, 8 at a time: byte
+	 * i is masked with 0xff >> (plen - 8i) when plen > 8i */
+	for (i = 0; i < 16; i++) {
+		uint32_t l_next = codegen_label_new(p), l_full = codegen_label_new(p);
+
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, (int16_t)(addr + i)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R1, 8 * i, 0), l_full);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R1, 8 * i + 8, 0), l_next);
+		/* r2 &= 0xff >> (plen - 8i) */
+		codegen_emit(p, INSN_MOV64_IMM(R4, 0xff));
+		codegen_emit(p, INSN_MOV64_REG(R5, R1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R5, 8 * i));
+		codegen_emit(p, INSN_ALU64_REG(BPF_RSH, R4, R5));
+		codegen_emit(p, INSN_ALU64_REG(BPF_AND, R2, R4));
+		codegen_label_bind(p, l_full);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_notany);
+		codegen_label_bind(p, l_next);
+	}
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_ANYCAST));
+	codegen_emit_jmp(p, INSN_JA(0), l_store);
+	codegen_label_bind(p, l_notany);
+	/* 4. a local route without a device: local */
+	if (!dev) {
+		codegen_emit(p, INSN_MOV64_IMM(R2, RTN_LOCAL));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_LOCAL, 0), l_store);
+	}
+	/* 5. the device's local answer, else the address's kind */
+	codegen_label_bind(p, l_ret);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R10, SHAPE_KEY_OFF));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_store);
+	codegen_label_bind(p, l_addrtype);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, addr));
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_MULTICAST));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xff, 0), l_store);
+	/* ::, ::ffff:0:0/96: not unicast; the rest is */
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_UNICAST));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, addr));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_store);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, (int16_t)(addr + 8)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_byflags);
+	codegen_emit_jmp(p, INSN_JMP32_IMM(BPF_JNE, R1, (int32_t)htonl(0xffff), 0), l_store);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_UNSPEC));
+	codegen_emit_jmp(p, INSN_JA(0), l_store);
+	codegen_label_bind(p, l_byflags);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, (int16_t)(addr + 12)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_store);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_UNSPEC));
+	codegen_emit_jmp(p, INSN_JA(0), l_store);
+	/* fail closed: regs->verdict.code = NF_DROP; stop the rule */
+	codegen_label_bind(p, l_drop);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
+	codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
+	codegen_label_bind(p, l_store);
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R2, REG_OFF(f->dreg)));
+}
+
+/* regs[dreg] = codegen_emit_addr_type() (nft_fib4_eval_type()) */
+static void fib_emit_type4(struct codegen_prog *p, const struct expr_fib *f,
+			   const struct codegen_expr_ctx *ec)
+{
 	codegen_emit_addr_type(p, ec, f->flags & FIB_F_DADDR ? IPV4_DADDR_OFF :
 							      IPV4_SADDR_OFF,
 			       f->flags & FIB_F_IIF ? CODEGEN_ADDR_TYPE_IIF :
 			       f->flags & FIB_F_OIF ? CODEGEN_ADDR_TYPE_OIF : 0);
 	/* regs[dreg] = r2 */
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R2, REG_OFF(f->dreg)));
+}
+
+/* regs[dreg] = the address type (nft_fib4_eval_type(),
+ * __nft_fib6_eval_type(); inet: by the packet's family, another one:
+ * break) or the route lookup's device (nft_fib4_eval(), nft_fib6_eval()) */
+static void fib_emit(struct codegen_prog *p, const struct expr *e,
+		     const struct codegen_expr_ctx *ec)
+{
+	const struct expr_fib *f = expr_priv(e);
+	uint32_t l_v6 = codegen_label_new(p), l_end = codegen_label_new(p);
+
+	if (f->result != FIB_RESULT_ADDRTYPE) {
+		fib_emit_routes(p, f, ec);
+		return;
+	}
+	if (f->family == NFPROTO_IPV4_) {
+		fib_emit_type4(p, f, ec);
+		return;
+	}
+	if (ec->env->fib6_fd < 0 || ec->env->off.net_fib6_custom < 0) {
+		if (!p->err)
+			p->err = -EOPNOTSUPP;
+		return;
+	}
+	if (ec->env->ctx != CODEGEN_CTX_NF) {
+		/* never reached in tc programs (see fib_emit_routes()) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0xff, 0), ec->l_break);
+		store_none(p, f);
+		return;
+	}
+	if (f->family == NFPROTO_IPV6_) {
+		fib_emit_type6(p, f, ec);
+		return;
+	}
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nfproto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NFPROTO_IPV6_, 0), l_v6);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NFPROTO_IPV4_, 0), ec->l_break);
+	fib_emit_type4(p, f, ec);
+	codegen_emit_jmp(p, INSN_JA(0), l_end);
+	codegen_label_bind(p, l_v6);
+	fib_emit_type6(p, f, ec);
+	codegen_label_bind(p, l_end);
 }
 
 const struct codegen_expr_ops codegen_expr_fib = {
