@@ -178,7 +178,7 @@ void codegen_emit_ipv6_find_hdr(struct codegen_prog *p,
 				uint32_t target, bool auth)
 {
 	uint32_t l_cb = cb_label(p), l_cnt = codegen_label_new(p);
-	uint32_t l_end = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p), l_loop = codegen_label_new(p);
 
 	/* res = -EBADMSG (also if the loop ran out, which it cannot),
 	 * auth, fragoff = 0; target */
@@ -200,6 +200,22 @@ void codegen_emit_ipv6_find_hdr(struct codegen_prog *p,
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R10, fp_off + IP6WALK_OFF(buf)));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, fp_off + IP6WALK_OFF(nexthdr)));
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, fp_off + IP6WALK_OFF(start), 40));
+	/* no extension header (most packets): the first step ends the walk
+	 * here, without the loop: found if target < 0 or nexthdr == target,
+	 * else -ENOENT */
+	emit_if_ext(p, R1, l_loop);
+	if (target == IP6WALK_ANY) {
+		codegen_emit(p, INSN_ST_MEM(BPF_B, R10, fp_off + IP6WALK_OFF(res),
+					    IP6WALK_FOUND));
+	} else {
+		codegen_emit(p, INSN_ST_MEM(BPF_B, R10, fp_off + IP6WALK_OFF(res),
+					    IP6WALK_ENOENT));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, target, 0), l_end);
+		codegen_emit(p, INSN_ST_MEM(BPF_B, R10, fp_off + IP6WALK_OFF(res),
+					    IP6WALK_FOUND));
+	}
+	codegen_emit_jmp(p, INSN_JA(0), l_end);
+	codegen_label_bind(p, l_loop);
 	/* bpf_loop(min(view length / 8 + 2, BPF_MAX_LOOPS), cb, walk, 0) */
 	codegen_emit_view_len(p, env, R1, R2);
 	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 3));
