@@ -1565,6 +1565,53 @@ void codegen_emit_reject_record(struct codegen_prog *p,
  */
 void codegen_emit_dynptr(struct codegen_prog *p, const struct codegen_env *env,
 			 int ctx_reg, int16_t fp_off);
+/**
+ * struct codegen_ip6walk - ipv6_find_hdr()'s walk over the IPv6 extension
+ * headers (codegen_emit_ipv6_find_hdr()), on the caller's stack: the
+ * bpf_loop callback's context
+ * @view: the packet view's dynptr (the caller makes it)
+ * @nexthdr: the next header value; the result's header type when found
+ * @start: its offset in the view; found: the result's offset (0 for the
+ *	   transport header of a non-first fragment, as *offset stays)
+ * @target: the header type looked for, or IP6WALK_ANY (target -1)
+ * @res: IP6WALK_FOUND, IP6WALK_ENOENT or IP6WALK_EBADMSG
+ * @auth: IP6_FH_F_AUTH (with IP6WALK_ANY: stop at an AH header)
+ * @fragoff: found: ntohs(frag_off) & ~7 of a fragment header, else 0
+ * @buf: the bytes of the current header's start
+ *
+ * The walker's main function keeps it at its packet view's dynptr, the
+ * members after @view overlaying st->regs (zeroed again after the walk);
+ * shape functions at SHAPE_DYNPTR_OFF, over the key slot and the buffer.
+ */
+struct codegen_ip6walk {
+	uint64_t view[2];
+	uint32_t nexthdr;
+	uint32_t start;
+	uint32_t target;
+	uint8_t res;
+	uint8_t auth;
+	uint16_t fragoff;
+	uint8_t buf[4];
+	uint32_t pad;
+};
+
+#define IP6WALK_OFF(f)	((int16_t)offsetof(struct codegen_ip6walk, f))
+#define IP6WALK_ANY	0x100	/* target -1: the transport header */
+#define IP6WALK_FOUND	1
+#define IP6WALK_ENOENT	2
+#define IP6WALK_EBADMSG	3
+
+/*
+ * codegen_emit_ipv6_find_hdr - ipv6_find_hdr(skb, &offset = 0, @target,
+ * &fragoff, &flags = @auth ? IP6_FH_F_AUTH : 0) of the packet view whose
+ * dynptr is at (fp + @fp_off), the start of a struct codegen_ip6walk: a
+ * bpf_loop of one extension header a step, as many steps as the packet
+ * can hold headers (each but the last takes 8 bytes or more), so any
+ * number of them. r6 = st; clobbers r0-r5; r0 = the walk's @res.
+ */
+void codegen_emit_ipv6_find_hdr(struct codegen_prog *p,
+				const struct codegen_env *env, int16_t fp_off,
+				uint32_t target, bool auth);
 /* @dst = bytes in the packet view (r6 = st): pkt.len, less pkt.view_off
  * at tc egress (@tmp clobbered there) */
 void codegen_emit_view_len(struct codegen_prog *p, const struct codegen_env *env,

@@ -31,7 +31,6 @@
 #define PACKET_MULTICAST	2
 #define NFPROTO_IPV4		2
 #define NFPROTO_IPV6		10
-#define IPV6_EXT_MAX		12	/* IP6_MAX_EXT_HDRS_CNT (older kernels: unbounded) */
 
 /* r0 = map_lookup_elem(@fd, &st->key) with st->key = @src (main: r6 = st) */
 static void emit_lookup(struct codegen_prog *p, int fd, int src)
@@ -137,31 +136,19 @@ static void emit_ipv4(struct codegen_prog *p, const struct codegen_env *env,
 	emit_set_flag(p, PKT_L4PROTO);
 }
 
-/* if r8 == one of @hdrs goto @l */
-static void emit_in(struct codegen_prog *p, const int *hdrs, int n, uint32_t l)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R8, hdrs[i], 0), l);
-}
-
 /*
- * __nft_set_pktinfo_ipv6() with ipv6_find_hdr(target -1, IP6_FH_F_AUTH):
- * r8 = nexthdr, r9 = start; walks IPV6_EXT_MAX headers at most. No
- * transport header: goto @l_out. In tc programs
- * nft_set_pktinfo_ipv6_validate(): an invalid header (or none found)
- * goes to @l_bad. Still an extension header after IPV6_EXT_MAX: goto
- * @l_drop (fail closed: 6.18's ipv6_find_hdr() walks on to the transport
- * header, which rules here would not see; the walk needs a loop for that)
+ * __nft_set_pktinfo_ipv6(): ipv6_find_hdr(target -1, IP6_FH_F_AUTH) over
+ * any number of extension headers (codegen_emit_ipv6_find_hdr(), its
+ * walk at the packet view's dynptr, overlaying st->regs). No transport
+ * header (-ENOENT, -EBADMSG) or one past U16_MAX: goto @l_bad, packet
+ * info unset (nft_set_pktinfo_unspec()). In tc programs
+ * nft_set_pktinfo_ipv6_validate() first checks the header itself.
  */
 static void emit_ipv6(struct codegen_prog *p, const struct codegen_env *env,
-		      uint32_t l_bad, uint32_t l_drop)
+		      uint32_t l_bad)
 {
-	static const int opt[] = { 0, 60 };	/* HOP, DEST */
-	static const int ext[] = { 0, 43, 44, 51, 60 }; /* without NONE(59) */
-	uint32_t l_l4 = codegen_label_new(p), l_out = l_bad;
-	int i;
+	uint32_t l_zero = codegen_label_new(p);
+	int16_t off;
 
 	if (env->ctx != CODEGEN_CTX_NF) {
 		/* r0 = slice(0, 40); if version != 6 goto bad */
@@ -178,73 +165,26 @@ static void emit_ipv6(struct codegen_prog *p, const struct codegen_env *env,
 		codegen_emit_view_len(p, env, R3, R4);
 		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R2, R3, 0), l_bad);
 	}
-	/* r0 = slice(0, 8); r8 = ip6h->nexthdr; r9 = 40 */
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	emit_slice(p, env, R2, 8);
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R8, R0, 6));
-	codegen_emit(p, INSN_MOV64_IMM(R9, 40));
-	for (i = 0; i < IPV6_EXT_MAX; i++) {
-		uint32_t l_opt = codegen_label_new(p), l_auth = codegen_label_new(p);
-		uint32_t l_frag = codegen_label_new(p), l_next = codegen_label_new(p);
-		uint32_t l_optlen = codegen_label_new(p);
-		uint32_t l_rt = codegen_label_new(p);
-
-		/* switch (nexthdr): not an extension header -> l4 */
-		emit_in(p, opt, 2, l_opt);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R8, 43, 0), l_rt);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R8, 51, 0), l_auth);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R8, 44, 0), l_frag);
-		codegen_emit_jmp(p, INSN_JA(0), l_l4);
-		/* routing: the kernel reads struct ipv6_rt_hdr (4 bytes) */
-		codegen_label_bind(p, l_rt);
-		emit_slice(p, env, R9, 4);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
-		codegen_emit_jmp(p, INSN_JA(0), l_optlen);
-		/* opt: r0 = slice(start, 2); start += (hdrlen + 1) * 8 */
-		codegen_label_bind(p, l_opt);
-		emit_slice(p, env, R9, 2);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
-		codegen_label_bind(p, l_optlen);
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 1));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, 1));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 3));
-		codegen_emit_jmp(p, INSN_JA(0), l_next);
-		/* auth: nft passes IP6_FH_F_AUTH to ipv6_find_hdr(), which
-		 * stops there once it has read the header's first 2 bytes:
-		 * the transport protocol is AH, at its offset */
-		codegen_label_bind(p, l_auth);
-		emit_slice(p, env, R9, 2);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
-		codegen_emit_jmp(p, INSN_JA(0), l_l4);
-		/* frag: r0 = slice(start, 4); off = ntohs(frag_off) & ~7 */
-		codegen_label_bind(p, l_frag);
-		emit_slice(p, env, R9, 4);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
-		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R0, 2));
-		codegen_emit(p, INSN_TO_BE(R2, 16));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, 0xfff8));
-		codegen_emit(p, INSN_MOV64_IMM(R1, 8));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_next);
-		/* non-first fragment: l4 = frag->nexthdr unless it is an
-		 * extension header (then no l4, -ENOENT); thoff stays 0 */
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R8, R0, 0));
-		emit_in(p, ext, 5, l_out);
-		codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R2, PKT_OFF(fragoff)));
-		codegen_emit(p, INSN_MOV64_IMM(R9, 0));
-		codegen_emit_jmp(p, INSN_JA(0), l_l4);
-		/* next: nexthdr = hdr[0]; start += r1 */
-		codegen_label_bind(p, l_next);
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R8, R0, 0));
-		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R9, R1));
-	}
-	/* a 13th extension header: dropped (see above) */
-	emit_in(p, ext, 5, l_drop);
-	/* l4: pkt.l4proto = r8; pkt.thoff = r9 */
-	codegen_label_bind(p, l_l4);
-	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R8, PKT_OFF(l4proto)));
-	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R9, PKT_OFF(thoff)));
+	/* r0 = ipv6_find_hdr(); not found: st->regs zeroed again, bad */
+	codegen_emit_ipv6_find_hdr(p, env, DYNPTR_FP, IP6WALK_ANY, true);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, IP6WALK_FOUND, 0), l_zero);
+	/* if thoff > U16_MAX goto bad (zeroed) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R10, DYNPTR_FP + IP6WALK_OFF(start)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGT, R2, 0xffff, 0), l_zero);
+	/* pkt.l4proto = nexthdr; pkt.thoff = start; pkt.fragoff = fragoff */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, DYNPTR_FP + IP6WALK_OFF(nexthdr)));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(l4proto)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R2, PKT_OFF(thoff)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R10, DYNPTR_FP + IP6WALK_OFF(fragoff)));
+	codegen_emit(p, INSN_STX_MEM(BPF_H, R6, R1, PKT_OFF(fragoff)));
 	emit_set_flag(p, PKT_L4PROTO);
+	codegen_emit(p, INSN_MOV64_IMM(R0, IP6WALK_FOUND));
+	/* st->regs the walk used = 0 (nft_do_chain()'s zeroed registers) */
+	codegen_label_bind(p, l_zero);
+	for (off = IP6WALK_OFF(nexthdr); off < (int16_t)sizeof(struct codegen_ip6walk);
+	     off += 8)
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, DYNPTR_FP + off, 0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, IP6WALK_FOUND, 0), l_bad);
 }
 
 /*
@@ -1360,7 +1300,7 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		emit_ipv4(p, env, l_bad);
 		codegen_emit_jmp(p, INSN_JA(0), l_out);
 		codegen_label_bind(p, l_v6);
-		emit_ipv6(p, env, l_bad, l_lost);
+		emit_ipv6(p, env, l_bad);
 		codegen_emit_jmp(p, INSN_JA(0), l_out);
 		codegen_label_bind(p, l_bad);
 		emit_set_flag(p, PKT_L3BAD);
@@ -1372,7 +1312,7 @@ static void emit_main(struct codegen_prog *p, const struct codegen_env *env,
 		emit_ipv4(p, env, l_out);
 		codegen_emit_jmp(p, INSN_JA(0), l_out);
 		codegen_label_bind(p, l_v6);
-		emit_ipv6(p, env, l_out, l_lost);
+		emit_ipv6(p, env, l_out);
 		codegen_label_bind(p, l_out);
 
 		/* 4. pkttype: PACKET_LOOPBACK -> multicast/broadcast as nft_meta */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * exthdr.c - IPv6 extension headers, TCP and IPv4 options (nft_exthdr.c,
- * get forms). The IPv6 and TCP walks are unrolled to the kernel's own
- * bounds: ipv6_find_hdr() gives up at the 13th extension header
- * (IP6_MAX_EXT_HDRS_CNT), and a TCP header holds at most 40 option bytes,
+ * get forms). The IPv6 walk is ipv6_find_hdr()'s, a bpf_loop over any
+ * number of extension headers (codegen/ipv6.c). The TCP walk is unrolled
+ * to the kernel's own bound: a TCP header holds at most 40 option bytes,
  * so at most 39 options start below tcphdr_len - 1. The IPv4 option walk
  * (ipv4_find_option(), which runs __ip_options_compile() without an skb)
  * is a bounded loop of at most 40 steps whose state lives in st->scratch,
@@ -18,12 +18,8 @@
 #include "expr/exthdr.h"
 
 #define ETH_P_IPV6_LE	0xdd86	/* htons(ETH_P_IPV6) as a loaded u16 */
-#define EXT_MAX		12	/* IP6_MAX_EXT_HDRS_CNT */
 #define TCPOPT_STEPS	39
 #define HDRLEN_OFF	SHAPE_KEY_OFF	/* a u64 stack slot of our own */
-
-enum { NH_HOP = 0, NH_ROUTING = 43, NH_FRAGMENT = 44, NH_AUTH = 51,
-       NH_NONE = 59, NH_DEST = 60 };
 
 static int exthdr_check(const struct expr *e, struct dp_error *err)
 {
@@ -88,7 +84,7 @@ static void emit_slice(struct codegen_prog *p, const struct codegen_env *env,
 }
 
 /*
- * found at packet offset r9 (IPv6) or r2 (TCP, computed by the caller):
+ * found at packet offset r2 (computed by the caller):
  * present: regs[reg] = 1; else copy len bytes from r2 + offset, a read
  * past the packet breaks (skb_copy_bits)
  */
@@ -116,107 +112,26 @@ static void emit_absent(struct codegen_prog *p, const struct expr_exthdr *x,
 		codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
 }
 
-static bool is_ext(int nh)
-{
-	return nh == NH_HOP || nh == NH_ROUTING || nh == NH_FRAGMENT ||
-	       nh == NH_AUTH || nh == NH_NONE || nh == NH_DEST;
-}
-
 /*
- * ipv6_find_hdr(skb, &offset = 0, type, NULL, NULL): r9 = start, the
- * current next-header value lives in the stack slot at HDRLEN_OFF
+ * nft_exthdr_ipv6_eval(): ipv6_find_hdr(skb, &offset = 0, type, NULL,
+ * NULL) over any number of extension headers
+ * (codegen_emit_ipv6_find_hdr()); an error: absent
  */
 static void emit_ipv6(struct codegen_prog *p, const struct expr_exthdr *x,
 		      const struct codegen_expr_ctx *ec)
 {
-	static const int ext[] = { NH_HOP, NH_ROUTING, NH_FRAGMENT, NH_AUTH,
-				   NH_NONE, NH_DEST };
-	uint32_t l_found = codegen_label_new(p), l_absent = codegen_label_new(p);
-	uint32_t l_end = codegen_label_new(p);
+	uint32_t l_absent = codegen_label_new(p), l_end = codegen_label_new(p);
 	const struct codegen_env *env = ec->env;
-	int i, j;
 
 	/* not IPv6 (skb->protocol): break, even for "exists" */
 	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(protocol)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, ETH_P_IPV6_LE, 0), ec->l_break);
 	emit_dynptr(p, env);
-	/* nexthdr = ip6h->nexthdr; r9 = start = 40 */
-	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
-	emit_slice(p, env, 8, l_absent);
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 6));
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, HDRLEN_OFF));
-	codegen_emit(p, INSN_MOV64_IMM(R9, 40));
-	for (i = 0; i <= EXT_MAX; i++) {
-		uint32_t l_ext = codegen_label_new(p), l_next = codegen_label_new(p);
-		uint32_t l_len = codegen_label_new(p), l_frag = codegen_label_new(p);
-		uint32_t l_auth = codegen_label_new(p), l_hp = codegen_label_new(p);
-
-		/* r1 = nexthdr; an extension header goes on, else stop:
-		 * found if it is the type asked for */
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, HDRLEN_OFF));
-		for (j = 0; j < 6; j++)
-			if (ext[j] != NH_NONE)
-				codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, ext[j], 0), l_ext);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, x->type, 0), l_found);
-		codegen_emit_jmp(p, INSN_JA(0), l_absent);
-		codegen_label_bind(p, l_ext);
-		/* a 13th extension header: -EBADMSG */
-		if (i == EXT_MAX) {
-			codegen_emit_jmp(p, INSN_JA(0), l_absent);
-			break;
-		}
-		/* routing: the kernel reads struct ipv6_rt_hdr (4 bytes) */
-		codegen_emit(p, INSN_MOV64_REG(R2, R9));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, NH_ROUTING, 0), l_hp);
-		emit_slice(p, env, 4, l_absent);
-		codegen_emit(p, INSN_MOV64_REG(R2, R9));
-		/* hp = slice(start, 2) */
-		codegen_label_bind(p, l_hp);
-		emit_slice(p, env, 2, l_absent);
-		/* r1 = nexthdr again (the calls clobbered it) */
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, HDRLEN_OFF));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NH_FRAGMENT, 0), l_frag);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, NH_AUTH, 0), l_auth);
-		/* options: hdrlen = (hp->hdrlen + 1) << 3 */
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R0, 1));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, 1));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R3, 3));
-		codegen_emit_jmp(p, INSN_JA(0), l_len);
-		/* auth: hdrlen = (hp->hdrlen + 2) << 2 */
-		codegen_label_bind(p, l_auth);
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R0, 1));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, 2));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R3, 2));
-		codegen_emit_jmp(p, INSN_JA(0), l_len);
-		/* fragment: a non-first fragment ends the walk (found only if
-		 * it is the type asked for); else hdrlen = 8 */
-		codegen_label_bind(p, l_frag);
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R4, R0, 0));
-		codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R4, ST_OFF(scratch)));
-		codegen_emit(p, INSN_MOV64_REG(R2, R9));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 2));
-		emit_slice(p, env, 2, l_absent);
-		codegen_emit(p, INSN_LDX_MEM(BPF_H, R3, R0, 0));
-		codegen_emit(p, INSN_TO_BE(R3, 16));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, 0xfff8));
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, HDRLEN_OFF));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R3, 0, 0),
-				 x->type == NH_FRAGMENT ? l_found : l_absent);
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, ST_OFF(scratch)));
-		codegen_emit(p, INSN_MOV64_IMM(R3, 8));
-		codegen_emit_jmp(p, INSN_JA(0), l_next);
-		/* found if this header is the type asked for */
-		codegen_label_bind(p, l_len);
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R4, R0, 0));
-		codegen_label_bind(p, l_next);
-		if (is_ext(x->type))
-			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, x->type, 0), l_found);
-		/* nexthdr = hp->nexthdr; start += hdrlen */
-		codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R4, HDRLEN_OFF));
-		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R9, R3));
-	}
-	codegen_label_bind(p, l_found);
-	codegen_emit(p, INSN_MOV64_REG(R2, R9));
+	/* r0 = ipv6_find_hdr(); found: r2 = its offset */
+	codegen_emit_ipv6_find_hdr(p, env, SHAPE_DYNPTR_OFF, x->type, false);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, IP6WALK_FOUND, 0), l_absent);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R10,
+				     SHAPE_DYNPTR_OFF + IP6WALK_OFF(start)));
 	emit_found(p, x, ec, l_end);
 	codegen_label_bind(p, l_absent);
 	emit_absent(p, x, ec);

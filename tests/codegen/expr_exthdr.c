@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * expr_exthdr.c - IPv6 extension headers and TCP options by test run:
- * presence, field loads, the 12-header bound, non-first fragments, the
- * kernel's option-length rules.
+ * presence, field loads behind any number of headers, non-first
+ * fragments, cut chains, the kernel's option-length rules.
  */
 #include "tests/codegen/model.h"
 #include "expr/exthdr.h"
@@ -51,7 +51,8 @@ static uint32_t ip6(uint8_t *b, uint8_t nexthdr, const uint8_t *ext,
 {
 	memset(b, 0, 40 + extlen + 8);
 	b[0] = 0x60;
-	b[5] = extlen + 8;
+	b[4] = (uint8_t)((extlen + 8) >> 8);
+	b[5] = (uint8_t)(extlen + 8);
 	b[6] = nexthdr;
 	b[7] = 64;
 	b[23] = 1;
@@ -78,10 +79,10 @@ Test(expr_exthdr, ipv6_presence)
 	cr_assert_eq(run6(pkt, ip6(pkt, 0, hbh_dst, 16)), NF_DROP, "rt missing");
 }
 
-Test(expr_exthdr, ipv6_field_loads_and_the_twelve_header_bound)
+Test(expr_exthdr, ipv6_field_loads_behind_any_number_of_headers)
 {
-	uint8_t pkt[256], many[13 * 8] = { 0 }, dst = 60, udp = 17;
-	uint8_t id[4] = { 0xde, 0xad, 0xbe, 0xef };
+	uint8_t pkt[40 + 41 * 8 + 8], many[41 * 8] = { 0 }, dst = 60, udp = 17;
+	uint8_t id[4] = { 0xde, 0xad, 0xbe, 0xef }, one = 1, zero = 0;
 	uint8_t frag[8] = { 17, 0, 0, 1, 0xde, 0xad, 0xbe, 0xef };
 	int i;
 
@@ -89,21 +90,47 @@ Test(expr_exthdr, ipv6_field_loads_and_the_twelve_header_bound)
 	cr_assert_eq(run6(pkt, ip6(pkt, 44, frag, 8)), NF_DROP, "frag id");
 	frag[2] = 0x01;	/* non-first fragment: still found (it is the target) */
 	cr_assert_eq(run6(pkt, ip6(pkt, 44, frag, 8)), NF_DROP);
+	/* behind 40 destination options headers (no count limit) */
+	for (i = 0; i < 40; i++)
+		many[i * 8] = i == 39 ? 44 : 60;
+	memcpy(many + 40 * 8, frag, 8);
+	cr_assert_eq(run6(pkt, ip6(pkt, 60, many, 41 * 8)), NF_DROP,
+		     "frag behind 40 headers");
 	tm_rule_del(list_first_entry(&base->rules, struct rule, list));
 
-	/* dst nexthdr: the first of 12 destination option headers */
+	/* dst nexthdr: the first of 13 destination option headers */
 	rule(EXTHDR_OP_IPV6, 60, 0, 1, 0, &dst);
 	for (i = 0; i < 13; i++)
-		many[i * 8] = 60;
-	many[11 * 8] = 17;
-	cr_assert_eq(run6(pkt, ip6(pkt, 60, many, 12 * 8)), NF_DROP,
-		     "the first dst header is found before the bound matters");
-	tm_rule_del(list_first_entry(&base->rules, struct rule, list));
-	rule(EXTHDR_OP_IPV6, 0 /* hbh */, 0, 1, EXTHDR_F_PRESENT, &udp /* 17 != 1 */);
-	many[11 * 8] = 60;
-	many[12 * 8] = 0;	/* 13th header would lead to a hop-by-hop */
-	/* past the walker's 12 (the kernel walks on): fail closed */
+		many[i * 8] = i == 12 ? 17 : 60;
 	cr_assert_eq(run6(pkt, ip6(pkt, 60, many, 13 * 8)), NF_DROP);
+	tm_rule_del(list_first_entry(&base->rules, struct rule, list));
+	/* a hop-by-hop header behind 13 and 40 headers: ipv6_find_hdr()
+	 * finds the type asked for wherever it is in the chain */
+	rule(EXTHDR_OP_IPV6, 0 /* hbh */, 0, 1, 0, &udp);
+	for (i = 0; i < 41; i++)
+		many[i * 8] = i == 12 || i == 39 ? 0 : 60;
+	many[40 * 8] = 17;
+	cr_assert_eq(run6(pkt, ip6(pkt, 60, many, 41 * 8)), NF_ACCEPT,
+		     "the 14th header's nexthdr is 60, not 17");
+	for (i = 0; i < 41; i++)
+		many[i * 8] = i == 39 ? 0 : 60;
+	many[40 * 8] = 17;
+	cr_assert_eq(run6(pkt, ip6(pkt, 60, many, 41 * 8)), NF_DROP,
+		     "hbh behind 40 headers, nexthdr 17");
+	tm_rule_del(list_first_entry(&base->rules, struct rule, list));
+	/* presence of a routing header behind 40: yes; with the chain cut
+	 * inside the 40th header (-EBADMSG) or ending in UDP (-ENOENT): no */
+	rule(EXTHDR_OP_IPV6, 43 /* rt */, 0, 1, EXTHDR_F_PRESENT, &one);
+	for (i = 0; i < 41; i++)
+		many[i * 8] = i == 39 ? 43 : 60;
+	many[40 * 8] = 17;
+	cr_assert_eq(run6(pkt, ip6(pkt, 60, many, 41 * 8)), NF_DROP);
+	cr_assert_eq(run6(pkt, 40 + 39 * 8 + 1), NF_ACCEPT, "cut");
+	tm_rule_del(list_first_entry(&base->rules, struct rule, list));
+	rule(EXTHDR_OP_IPV6, 43 /* rt */, 0, 1, EXTHDR_F_PRESENT, &zero);
+	cr_assert_eq(run6(pkt, 40 + 39 * 8 + 1), NF_DROP, "cut: absent");
+	many[39 * 8] = 17;
+	cr_assert_eq(run6(pkt, ip6(pkt, 60, many, 40 * 8)), NF_DROP, "no rt: absent");
 }
 
 Test(expr_exthdr, not_ipv6_breaks_even_for_presence)

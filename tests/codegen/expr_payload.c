@@ -100,10 +100,10 @@ Test(expr_payload, th_beyond_packet_breaks)
 static uint32_t ip6(uint8_t *b, uint8_t nexthdr, const uint8_t *ext,
 		    uint32_t extlen, uint16_t dport)
 {
-	memset(b, 0, 256);
+	memset(b, 0, 40 + extlen + 8);
 	b[0] = 0x60;
-	b[4] = 0;
-	b[5] = extlen + 8;
+	b[4] = (uint8_t)((extlen + 8) >> 8);
+	b[5] = (uint8_t)(extlen + 8);
 	b[6] = nexthdr;
 	b[7] = 64;
 	b[23] = 1;
@@ -206,14 +206,14 @@ Test(expr_payload, refuses_set_and_inner)
 	free(r);
 }
 
-Test(expr_payload, ipv6_auth_routing_and_limit)
+Test(expr_payload, ipv6_auth_routing_and_any_number_of_headers)
 {
 	uint8_t pkt[256], p[2] = { 0, 53 };
 	/* AH: next = routing, hdrlen 1 -> (1 + 2) * 4 = 12 bytes; routing:
 	 * next = UDP, hdrlen 0 -> 8 bytes */
 	uint8_t ext[20] = { 43, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 			    17, 0, 0, 0, 0, 0, 0, 0 };
-	uint8_t many[13 * 8];
+	uint8_t many[40 * 8], big[40 + 40 * 8 + 8];
 	uint32_t n;
 	int i;
 
@@ -228,16 +228,34 @@ Test(expr_payload, ipv6_auth_routing_and_limit)
 	/* a routing header is skipped: the UDP header behind it */
 	n = ip6(pkt, 43, ext + 12, 8, 53);
 	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, n), NF_DROP);
-	/* 12 destination option headers: still found */
+	/* any number of destination options headers (ipv6_find_hdr() has
+	 * no count limit): the UDP header behind 12, 13 or 40 of them */
 	memset(many, 0, sizeof(many));
-	for (i = 0; i < 12; i++)
-		many[8 * i] = i == 11 ? 17 : 60;
-	n = ip6(pkt, 60, many, 12 * 8, 53);
-	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, n), NF_DROP);
-	/* 13: past the walker's 12 (the kernel walks on): fail closed, the
-	 * packet is dropped before any rule */
-	for (i = 0; i < 13; i++)
-		many[8 * i] = i == 12 ? 17 : 60;
-	n = ip6(pkt, 60, many, 13 * 8, 54);
-	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, n), NF_DROP);
+	for (n = 12; n <= 40; n += n == 13 ? 27 : 1) {
+		for (i = 0; i < (int)n; i++)
+			many[8 * i] = i + 1 == (int)n ? 17 : 60;
+		cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, big,
+				    ip6(big, 60, many, n * 8, 53)), NF_DROP,
+			     "%u headers, port 53", n);
+		cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, big,
+				    ip6(big, 60, many, n * 8, 54)), NF_ACCEPT,
+			     "%u headers, port 54", n);
+	}
+	/* the chain cut inside its 40th header: no transport header, the
+	 * payload load breaks */
+	n = ip6(big, 60, many, 40 * 8, 53);
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, big, 40 + 39 * 8 + 1), NF_ACCEPT);
+	/* behind 40 headers a non-first fragment: UDP without a transport
+	 * header offset (fragoff set), the load breaks; a first fragment's
+	 * UDP header is loaded */
+	for (i = 0; i < 39; i++)
+		many[8 * i] = i == 38 ? 44 : 60;
+	memset(many + 39 * 8, 0, 8);
+	many[39 * 8] = 17;
+	many[39 * 8 + 3] = 0x10;	/* offset 2 (16 bytes) */
+	n = ip6(big, 60, many, 40 * 8, 53);
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, big, n), NF_ACCEPT);
+	many[39 * 8 + 3] = 0x01;	/* offset 0, more fragments */
+	n = ip6(big, 60, many, 40 * 8, 53);
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, big, n), NF_DROP);
 }

@@ -555,12 +555,11 @@ def build_corpus():
     # xt tcp --tcp-option and ip6tables -m frag corner cases: option lists
     # with lengths 0 and 1 and one running past the header, a kind in the
     # last byte, a data offset below 5; a fragment header with reserved
-    # bits, one cut short (6 bytes), one behind 11 destination options
-    # headers, a chain whose next header lies past the packet (-EBADMSG).
-    # (Behind 12 dstopts the kernel still finds the transport header and
-    # the fragment header: ipv6_find_hdr() has no IP6_MAX_EXT_HDRS_CNT in
-    # this kernel, while nfbpfd's packet info and exthdr stop at 12: not in
-    # the corpus until that is fixed.)
+    # bits, one cut short (6 bytes), one behind 11, 12 and 40 destination
+    # options headers, a chain whose next header lies past the packet
+    # (-EBADMSG). ipv6_find_hdr() walks any number of extension headers
+    # (no IP6_MAX_EXT_HDRS_CNT in this kernel): UDP and TCP behind 13 and
+    # 40 of them, and a chain of 40 cut inside its 41st header.
     for n, opts in enumerate((b'\x1e\x00\x00\x05\x01\x01\x01\x01', b'\x03\x14\x01\x01',
                               b'\x01\x01\x01\x04', b'\x1e\x01\x08\x02\x01\x00\x00\x00')):
         add('fwd', 4, 'tcp with option list %s 10.1.0.2:%d->10.2.0.2:22' % (opts.hex(), 7811 + n),
@@ -580,6 +579,19 @@ def build_corpus():
     add('fwd', 6, 'udp first fragment behind 11 dstopts fd01::2->fd02::2',
         v6('fd01::2', 'fd02::2', 17, udp(7817, 53, pad(8)), ext=[dstopt_pad()] * 11 + [frag6(0, True, 4646)]),
         'b0')
+    add('fwd', 6, 'udp first fragment behind 12 dstopts fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 17, udp(7818, 53, pad(8)), ext=[dstopt_pad()] * 12 + [frag6(0, True, 4747)]),
+        'b0')
+    add('fwd', 6, 'udp first fragment behind 40 dstopts fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 17, udp(7821, 53, pad(8)), ext=[dstopt_pad()] * 40 + [frag6(0, True, 4848)]),
+        'b0')
+    for n in (13, 40):
+        add('fwd', 6, 'udp behind %d dstopts [fd01::2]:%d->[fd02::2]:53' % (n, 7822 + n),
+            v6('fd01::2', 'fd02::2', 17, udp(7822 + n, 53, pad(8)), ext=[dstopt_pad()] * n), 'b0')
+        add('fwd', 6, 'tcp syn behind %d dstopts [fd01::2]:%d->[fd02::2]:22' % (n, 7822 + n),
+            v6('fd01::2', 'fd02::2', 6, tcp(7822 + n, 22, 'S'), ext=[dstopt_pad()] * n), 'b0')
+    add('fwd', 6, 'dstopts chain of 40, the 41st cut short fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 60, raw(b''), ext=[dstopt_pad()] * 40), 'b0')
     add('fwd', 6, 'udp behind a dstopts header claiming 2048 bytes, then dstopts fd01::2->fd02::2',
         v6('fd01::2', 'fd02::2', 17, udp(7819, 53, pad(8)),
            ext=[(60, b'\0\xff\x01\x04\0\0\0\0'), dstopt_pad()]), 'b0')

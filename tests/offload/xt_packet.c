@@ -506,22 +506,88 @@ static uint32_t dstopts6(uint8_t *b, uint32_t n, uint8_t type)
 	return len;
 }
 
-/* 12 extension headers are walked; a 13th fails closed (the kernel walks
- * on, nfbpf's walker does not yet: better dropped than unfiltered) */
-Test(xt_packet6, thirteen_extension_headers_fail_closed)
+/*
+ * ipv6_find_hdr() walks any number of extension headers (6.18 has no
+ * IP6_MAX_EXT_HDRS_CNT): the ICMPv6 header behind 13, 40 or 300 of them
+ * is the transport header. A chain cut inside its last header has none
+ * (-EBADMSG: packet info unset), which drops nothing by itself.
+ */
+Test(xt_packet6, any_number_of_extension_headers)
 {
-	uint8_t pkt[40 + 8 * 14 + 8], info[4] = { 128, 0, 0xff, 0 };
+	static const uint32_t counts[] = { 0, 12, 13, 40, 300 };
+	uint8_t pkt[40 + 8 * 300 + 8], info[4] = { 128, 0, 0xff, 0 };
+	unsigned int i;
 
 	accept_rule6("icmp6", info, sizeof(info));
-	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 0, 128)), NF_ACCEPT);
-	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 12, 128)), NF_ACCEPT);
-	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 12, 129)), NF_DROP);
-	/* a rule that needs no transport header: 13 headers never reach it */
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt,
+				    dstopts6(pkt, counts[i], 128)), NF_ACCEPT,
+			     "%u headers, echo request", counts[i]);
+		cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt,
+				    dstopts6(pkt, counts[i], 129)), NF_DROP,
+			     "%u headers, echo reply", counts[i]);
+	}
+	/* the 40th header cut to 1 byte: no transport header, so icmp6
+	 * reads offset 0 (version 6: type 0x60), no match */
+	dstopts6(pkt, 40, 128);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, 40 + 8 * 39 + 1), NF_DROP);
+	/* a rule that needs no transport header sees every one of them */
 	tm_rule_del(list_last_entry(&out6->rules, struct rule, list));
 	accept_rule6("comment", (char[256]){ "all" }, 256);
-	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 12, 129)), NF_ACCEPT);
-	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 13, 128)), NF_DROP);
-	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 14, 128)), NF_DROP);
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt,
+				    dstopts6(pkt, counts[i], 129)), NF_ACCEPT,
+			     "%u headers", counts[i]);
+	dstopts6(pkt, 40, 128);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, 40 + 8 * 39 + 1), NF_ACCEPT);
+}
+
+/* @n destination options headers, a fragment header (@frag_off, host
+ * order, next = ICMPv6), 8 bytes of ICMPv6 echo request */
+static uint32_t frag_behind6(uint8_t *b, uint32_t n, uint16_t frag_off)
+{
+	uint32_t len = dstopts6(b, n + 1, 128);
+
+	if (n)
+		b[40 + 8 * (n - 1)] = 44;
+	else
+		b[6] = 44;
+	b[40 + 8 * n + 2] = frag_off >> 8;
+	b[40 + 8 * n + 3] = frag_off & 0xff;
+	return len;
+}
+
+/* the frag match finds the fragment header behind any number of
+ * extension headers (ipv6_find_hdr(NEXTHDR_FRAGMENT)); -ENOENT is no
+ * match, a chain cut short (-EBADMSG) a hotdrop */
+Test(xt_packet6, frag_behind_any_number_of_headers)
+{
+	static const uint32_t counts[] = { 0, 12, 13, 40, 300 };
+	uint8_t pkt[40 + 8 * 301 + 8], info[16] = { 0 };
+	unsigned int i;
+
+	memset(info + 4, 0xff, 4);	/* ids 0..0xffffffff */
+	accept_rule6("frag", info, sizeof(info));
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt,
+				    frag_behind6(pkt, counts[i], 0)), NF_ACCEPT,
+			     "first fragment behind %u headers", counts[i]);
+		cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt,
+				    frag_behind6(pkt, counts[i], 0x100)), NF_ACCEPT,
+			     "later fragment behind %u headers", counts[i]);
+	}
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 40, 128)),
+		     NF_DROP, "no fragment header");
+	/* a rule after it: no match goes on to it, a hotdrop does not */
+	accept_rule6("comment", (char[256]){ "all" }, 256);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 40, 128)),
+		     NF_ACCEPT, "-ENOENT");
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt,
+			    frag_behind6(pkt, 40, 0) - 8 - 5), NF_DROP,
+		     "frag_off cut: -EBADMSG");
+	dstopts6(pkt, 41, 128);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, 40 + 8 * 40), NF_DROP,
+		     "the 41st header past the end: -EBADMSG");
 }
 
 Test(xt_packet6, hop_limit_gt)
