@@ -114,6 +114,14 @@ static void emit_nh_off(struct codegen_prog *p, int32_t off)
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, off));
 }
 
+/* r2 = the mac header from skb->data: (u32)(pkt.ll_off + pkt.view_off) */
+static void emit_ll_off(struct codegen_prog *p)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(ll_off)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(view_off)));
+	codegen_emit(p, INSN_ALU32_REG(BPF_ADD, R2, R1));
+}
+
 /*
  * a mac header (pkt.flags & PKT_LL) whose destination is multicast: the
  * group bit cleared (bpf_redirect_neigh() would drop the frame; its mac
@@ -126,7 +134,7 @@ static void emit_unicast_dst(struct codegen_prog *p, uint32_t l_drop)
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_LL));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_out);
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(ll_off)));
+	emit_ll_off(p);
 	emit_bytes(p, 1, false);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_out);
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R10, NH_BUF));
@@ -135,7 +143,7 @@ static void emit_unicast_dst(struct codegen_prog *p, uint32_t l_drop)
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_out);
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, 0xfe));
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R10, R1, NH_BUF));
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(ll_off)));
+	emit_ll_off(p);
 	emit_bytes(p, 1, true);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_drop);
 	codegen_label_bind(p, l_out);
