@@ -10,10 +10,11 @@
  *
  * The neighbour form ("fwd ip to A device D", nft_fwd_neigh_eval()): a
  * packet whose skb->protocol is not the form's (IPv4 or IPv6) breaks the
- * rule; otherwise the kernel decrements the TTL (ip_decrease_ttl(), the
- * checksum patched by RFC 1141 arithmetic) or the hop limit with no check
- * at all (1 becomes 0, 0 wraps to 255), a packet it cannot make writable
- * dropped, and hands the packet to neigh_xmit() towards the next hop A:
+ * rule; a packet the kernel cannot make writable, or whose TTL or hop
+ * limit is 0 or 1, is dropped (the check is in 6.18 stable, upstream
+ * 1dfd95bdf4d1: no ICMP error); otherwise the kernel decrements the TTL
+ * (ip_decrease_ttl(), the checksum patched by RFC 1141 arithmetic) or the
+ * hop limit and hands the packet to neigh_xmit() towards the next hop A:
  * NF_STOLEN. Here the same header change with bpf_skb_store_bytes(),
  * then bpf_redirect_neigh(D, A): the neighbour subsystem resolves A and
  * writes the mac header as neigh_xmit() does. bpf_redirect_neigh() drops
@@ -150,10 +151,10 @@ static void emit_unicast_dst(struct codegen_prog *p, uint32_t l_drop)
 }
 
 /*
- * IPv4: ip_decrease_ttl(): ttl--; u32 c = check + htons(0x0100); check =
- * c + (c >= 0xffff), 16 bits kept (the host's byte order: the kernel's
- * arithmetic on the raw field); IPv6: hop_limit--. Bytes not there or
- * not writable: goto @l_drop
+ * TTL or hop limit 0 or 1: goto @l_drop. IPv4: ip_decrease_ttl(): ttl--;
+ * u32 c = check + htons(0x0100); check = c + (c >= 0xffff), 16 bits kept
+ * (the host's byte order: the kernel's arithmetic on the raw field);
+ * IPv6: hop_limit--. Bytes not there or not writable: goto @l_drop
  */
 static void emit_dec_ttl(struct codegen_prog *p, bool v6, uint32_t l_drop)
 {
@@ -164,6 +165,7 @@ static void emit_dec_ttl(struct codegen_prog *p, bool v6, uint32_t l_drop)
 	emit_bytes(p, len, false);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_drop);
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R10, NH_BUF));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R1, 1, 0), l_drop);
 	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R1, 1));
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R10, R1, NH_BUF));
 	if (!v6) {
@@ -194,8 +196,8 @@ static void emit_neigh(struct codegen_prog *p, const struct expr_fwd *f,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1,
 					 htons(v6 ? ETH_P_IPV6 : ETH_P_IP), 0),
 			 ec->l_break);
-	emit_unicast_dst(p, l_drop);
 	emit_dec_ttl(p, v6, l_drop);
+	emit_unicast_dst(p, l_drop);
 	/* struct bpf_redir_neigh at fp + NH_PARAMS */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, NH_PARAMS, v6 ? AF_INET6 : AF_INET));
 	for (w = 0; w < 4; w++) {
@@ -215,7 +217,7 @@ static void emit_neigh(struct codegen_prog *p, const struct expr_fwd *f,
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_redirect_neigh));
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_STOLEN));
 	codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
-	/* skb_try_make_writable() failed: NF_DROP */
+	/* TTL/hop limit <= 1, or skb_try_make_writable() failed: NF_DROP */
 	codegen_label_bind(p, l_drop);
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
 	codegen_emit_jmp(p, INSN_JA(0), ec->l_done);

@@ -455,7 +455,7 @@ Test(netdev, fwd_ip_to_address_decrements_ttl_and_redirects)
 {
 	struct chain *c = dev_chain(t, "ing", HOOK_INGRESS, 0, NF_ACCEPT);
 	uint8_t nh[4] = { 10, 0, 0, 9 }, out[sizeof(frame)];
-	static const uint8_t ttls[] = { 64, 1, 0, 255 };
+	static const uint8_t ttls[] = { 64, 2, 255, 0x80 };
 	struct rule *fwd = fwd_neigh_rule(c, false, nh), *after = count_rule(c);
 	uint16_t want, got;
 	unsigned int i;
@@ -466,21 +466,32 @@ Test(netdev, fwd_ip_to_address_decrements_ttl_and_redirects)
 		ip4_ttl(ttls[i]);
 		want = rfc1141(frame + 14 + 10);
 		cr_assert_eq(run_dev_out(out), 7 /* TCX_REDIRECT */);
-		/* no check: 1 becomes 0, 0 wraps to 255 */
 		cr_assert_eq(out[14 + 8], (uint8_t)(ttls[i] - 1), "ttl %u", ttls[i]);
 		memcpy(&got, out + 14 + 10, 2);
 		cr_assert_eq(got, want, "ttl %u: check %04x, ip_decrease_ttl() %04x",
 			     ttls[i], got, want);
-		/* valid, except after the wrap: the byte going 0 -> 255 is not
-		 * the -0x0100 the kernel's arithmetic adds */
-		if (ttls[i])
-			cr_assert_eq(csum16(out + 14, 20), 0xffff, "ttl %u: checksum",
-				     ttls[i]);
+		cr_assert_eq(csum16(out + 14, 20), 0xffff, "ttl %u: checksum", ttls[i]);
 		cr_assert_eq(memcmp(out + 14 + 12, frame + 14 + 12, flen - 26), 0);
 		cr_assert_eq(memcmp(out, frame, 14), 0, "unicast mac left as it is");
 	}
 	cr_assert_eq(packets(fwd), sizeof(ttls));
 	cr_assert_eq(packets(after), 0, "fwd ends the chain (NF_STOLEN)");
+	/* TTL 1 and 0: dropped, the header as it was (6.18 stable) */
+	for (i = 0; i < 2; i++) {
+		build_frame(0x0800, 17, 53);
+		ip4_ttl((uint8_t)i);
+		cr_assert_eq(run_dev_out(out), TCX_DROP, "ttl %u", i);
+		cr_assert_eq(memcmp(out, frame, flen), 0);
+	}
+	/* a checksum field the RFC 1141 arithmetic carries out of:
+	 * ip_decrease_ttl()'s value, not a recomputed one */
+	build_frame(0x0800, 17, 53);
+	ip4_ttl(64);
+	memcpy(frame + 14 + 10, "\xfe\xff", 2);	/* raw + htons(0x100) >= 0xffff */
+	want = rfc1141(frame + 14 + 10);
+	cr_assert_eq(run_dev_out(out), 7);
+	memcpy(&got, out + 14 + 10, 2);
+	cr_assert_eq(got, want, "check %04x, ip_decrease_ttl() %04x", got, want);
 	/* a multicast destination mac (bpf_redirect_neigh() drops those):
 	 * the group bit cleared, the rest as the kernel */
 	build_frame(0x0800, 17, 53);
@@ -501,7 +512,7 @@ Test(netdev, fwd_ip6_to_address_decrements_hop_limit)
 {
 	struct chain *c = dev_chain(t, "ing", HOOK_INGRESS, 0, NF_ACCEPT);
 	uint8_t nh[16] = { 0xfd, [15] = 9 }, out[sizeof(frame)];
-	static const uint8_t hls[] = { 64, 1, 0 };
+	static const uint8_t hls[] = { 64, 2, 255 };
 	struct rule *after;
 	unsigned int i;
 
@@ -514,6 +525,12 @@ Test(netdev, fwd_ip6_to_address_decrements_hop_limit)
 		cr_assert_eq(out[14 + 7], (uint8_t)(hls[i] - 1), "hop limit %u", hls[i]);
 		frame[14 + 7] = out[14 + 7];
 		cr_assert_eq(memcmp(out, frame, flen), 0, "nothing else changes");
+	}
+	/* hop limit 1 and 0: dropped, nothing written */
+	for (i = 0; i < 2; i++) {
+		build_frame6((uint8_t)i);
+		cr_assert_eq(run_dev_out(out), TCX_DROP, "hop limit %u", i);
+		cr_assert_eq(memcmp(out, frame, flen), 0);
 	}
 	/* IPv4: breaks */
 	build_frame(0x0800, 17, 53);
