@@ -309,14 +309,36 @@ static void emit_clock(struct codegen_prog *p, const struct expr_meta *m,
  * PACKET_HOST..PACKET_OTHERHOST (skb_pkt_type_ok()): exactly what
  * bpf_skb_change_type(ctx, v) checks and does (r8 = ctx). Done: pkt.pkttype
  * = v, what meta pkttype reads in the rules after.
+ *
+ * Bridge prerouting runs at the port's tc ingress, before br_handle_frame(),
+ * which then makes a frame to the bridge's own address PACKET_HOST (the
+ * walker's view says so already) and would overwrite any other type set
+ * here, where the kernel's hook runs after it and the type stays. So in a
+ * bridge table a frame the view calls PACKET_HOST (to the bridge's or the
+ * port's address) is dropped (fail closed) when set to another type, not
+ * passed up as host; setting host, and any frame of another type, are
+ * the kernel's.
  */
+#define PACKET_OTHERHOST_	3	/* the last type skb_pkt_type_ok() allows */
+
 static void emit_set_pkttype(struct codegen_prog *p, const struct expr_meta *m,
 			     const struct codegen_expr_ctx *ec)
 {
-	uint32_t l_out = codegen_label_new(p);
+	uint32_t l_out = codegen_label_new(p), l_set = codegen_label_new(p);
 
 	if (ec->env->ctx == CODEGEN_CTX_NF)	/* refused by meta_check() */
 		return;
+	if (m->family == NFPROTO_BRIDGE_) {
+		/* if v in 1..3 && pkt.pkttype == PACKET_HOST: drop */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, REG_OFF(m->sreg)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_set);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGT, R1, PACKET_OTHERHOST_, 0), l_set);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, PKT_OFF(pkttype)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_set);
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
+		codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
+	}
+	codegen_label_bind(p, l_set);
 	codegen_emit(p, INSN_MOV64_REG(R1, R8));
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, REG_OFF(m->sreg)));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_skb_change_type));

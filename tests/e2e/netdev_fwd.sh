@@ -230,6 +230,109 @@ for want in 'udp dport 5001 counter packets 1 bytes [0-9]* fwd ip to' \
 	grep -q "$want" "$work/k.list" ||
 		{ echo "netdev_fwd e2e: the kernel's listing lacks '$want'"; status=1; }
 done
+# bridge prerouting: netns W (bridge br0, 10.12.0.254 and .253, port p0)
+# -- A (a0: 10.12.0.1). A sends to .254 at br0's mac (the bridge passes
+# it up as PACKET_HOST) and to .253 at a mac nobody has (flooded, not
+# passed up): "meta pkttype set host" and "set other" on the first,
+# "set host"/"set broadcast" on the second; what W's sockets get and the
+# counters must agree
+mac_br=02:00:00:00:0c:fe
+mac_a=02:00:00:00:0c:01
+brtopo() {
+	local w=$tag${1}w a=$tag${1}a n
+	for n in "$w" "$a"; do
+		e2e_netns "$n" &&
+		ip netns exec "$n" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 || return 1
+	done
+	ip -n "$w" link add br0 address $mac_br type bridge forward_delay 0 \
+		stp_state 0 mcast_snooping 0 &&
+	ip -n "$w" link add p0 type veth peer name a0 netns "$a" &&
+	ip -n "$a" link set a0 address $mac_a &&
+	ip -n "$w" link set p0 master br0 &&
+	ip -n "$w" addr add 10.12.0.254/24 dev br0 &&
+	ip -n "$w" addr add 10.12.0.253/24 dev br0 &&
+	ip -n "$a" addr add 10.12.0.1/24 dev a0 &&
+	ip -n "$w" neigh add 10.12.0.1 lladdr $mac_a dev br0 nud permanent &&
+	ip -n "$a" neigh add 10.12.0.254 lladdr $mac_br dev a0 nud permanent &&
+	ip -n "$a" neigh add 10.12.0.253 lladdr $mac_none dev a0 nud permanent || return 1
+	for n in "$a:a0" "$w:p0" "$w:br0"; do
+		ip -n "${n%%:*}" link set "${n#*:}" up || return 1
+	done
+	for _ in $(seq 50); do
+		[ "$(bridge -n "$w" link show | grep -c 'state forwarding')" = 1 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+cat >"$work/br.nft" <<'NFT'
+table bridge t {
+	chain pre {
+		type filter hook prerouting priority 0; policy accept;
+		udp dport 7102 counter meta pkttype set host
+		udp dport 7103 counter meta pkttype set host
+		udp dport 7104 counter meta pkttype set broadcast
+		meta l4proto udp meta pkttype host counter
+		meta l4proto udp meta pkttype other counter
+		meta l4proto udp meta pkttype broadcast counter
+		udp dport 7101 counter meta pkttype set other
+	}
+}
+NFT
+cat >"$work/brrecv.py" <<'PY'
+import select, socket, sys, time
+socks = {}
+for port in range(7101, 7105):
+    r = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    r.bind(("0.0.0.0", port))
+    socks[r] = [port, 0]
+open(sys.argv[1], "w").close()
+end = time.time() + 2
+while time.time() < end:
+    rd, _, _ = select.select(list(socks), [], [], max(0, end - time.time()))
+    for r in rd:
+        r.recv(2048)
+        socks[r][1] += 1
+for port, n in sorted(socks.values()):
+    print("udp4", port, n)
+PY
+for side in k b; do
+	brtopo $side || { echo "netdev_fwd e2e: bridge topology failed on side $side"; exit 1; }
+	w=$tag${side}w a=$tag${side}a
+	pre=()
+	[ $side = b ] && pre=("$run")
+	ip netns exec "$w" "${pre[@]}" nft -f "$work/br.nft" ||
+		{ echo "netdev_fwd e2e: nft -f (bridge) failed on side $side"; exit 1; }
+	ip netns exec "$w" timeout 10 python3 "$work/brrecv.py" "$work/$side.brrcv.ok" \
+		>"$work/$side.brrcv" &
+	rpid=$!
+	wait_file "$work/$side.brrcv.ok" ||
+		{ echo "netdev_fwd e2e: bridge listener did not start on side $side"; exit 1; }
+	ip netns exec "$a" timeout 10 python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for dst, port in (("10.12.0.254", 7101), ("10.12.0.254", 7102),
+                  ("10.12.0.253", 7103), ("10.12.0.253", 7104)):
+    s.sendto(b"x", (dst, port))
+' || { echo "netdev_fwd e2e: bridge send failed on side $side"; status=1; }
+	wait $rpid
+	ip netns exec "$w" "${pre[@]}" nft list ruleset >"$work/$side.brlist"
+done
+for f in brrcv brlist; do
+	if ! diff -u "$work/k.$f" "$work/b.$f"; then
+		echo "netdev_fwd e2e: kernel and nfbpf differ ($f)"
+		status=1
+	fi
+done
+printf 'udp4 7101 0\nudp4 7102 1\nudp4 7103 0\nudp4 7104 0\n' >"$work/want.brrcv"
+diff -u "$work/want.brrcv" "$work/k.brrcv" ||
+	{ echo "netdev_fwd e2e: the kernel's bridge deliveries are not the expected ones"; status=1; }
+for want in 'meta pkttype host counter packets 3 ' 'meta pkttype broadcast counter packets 1 ' \
+	    'udp dport 7101 counter packets 1 '; do
+	grep -q "$want" "$work/k.brlist" ||
+		{ echo "netdev_fwd e2e: the kernel's bridge listing lacks '$want'"; status=1; }
+done
 kill -0 "$dpid" 2>/dev/null || { echo "netdev_fwd e2e: nfbpfd died"; status=1; }
-[ $status = 0 ] && { echo "netdev_fwd e2e: identical"; cat "$work/k.cap" "$work/k.rcv" "$work/k.list"; }
+[ $status = 0 ] && { echo "netdev_fwd e2e: identical"; cat "$work/k.cap" "$work/k.rcv" "$work/k.list" \
+	"$work/k.brrcv" "$work/k.brlist"; }
 exit $status
