@@ -1,20 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # netdev_fwd.sh - end to end: "fwd ip/ip6 to ADDR device DEV" and "meta
-# pkttype set" in a netdev ingress chain, enforced by the kernel in one
-# set of scratch netns and by nfbpfd's tc program in another. Each side:
-# netns S (s0: 10.1.0.1, fd01::1) -- R (r0: 10.1.0.2 and .3, fd01::2 and
-# ::3; r1: 10.2.0.1, fd02::1) -- D (d0: 10.2.0.2, fd02::2), fixed macs, no
-# forwarding in R. S routes 10.3.0.0/24 and fd03::/64 through R, which
-# only the fwd rules of r0's ingress chain send on, to D's address as the
-# next hop (R resolves it: ARP, neighbour discovery). A packet socket on
-# D records each frame that arrives: macs, TTL or hop limit (64 -> 63,
-# 2 -> 1; 1 and 0 are dropped), IPv4 header checksum. S also sends to R's
-# own addresses: "meta pkttype set other" keeps a datagram from R's
-# socket (ip_rcv() drops PACKET_OTHERHOST), "meta pkttype set host" lets
-# one in that S sent to a foreign mac. Frames, deliveries and counters
-# must be the same on both sides and the expected ones (the kernel's too:
-# the test can fail). Needs root; skipped (77) otherwise.
+# pkttype set" in netdev (and bridge) chains, enforced by the kernel in
+# one set of scratch netns and by nfbpfd's tc programs in another. Each
+# side: netns S (s0: 10.1.0.1, fd01::1) -- R (r0: 10.1.0.2 and .3, fd01::2
+# and ::3; r1: 10.2.0.1, fd02::1) -- D (d0: 10.2.0.2, fd02::2), fixed
+# macs, no forwarding in R. S routes 10.3.0.0/24 and fd03::/64 through R,
+# which only the fwd rules of r0's ingress chain send on, to D's address
+# as the next hop (R resolves it: ARP, neighbour discovery); R's own
+# datagrams to 10.4.0.5 (routed out of r0) r0's egress chain sends to D
+# the same way. A packet socket on D records each frame that arrives:
+# macs, TTL or hop limit (64 -> 63, 2 -> 1; 1 and 0 are dropped), IPv4
+# header checksum. S also sends to R's own addresses: "meta pkttype set
+# other" keeps a datagram from R's socket (ip_rcv() drops
+# PACKET_OTHERHOST), "meta pkttype set host" lets one in that S sent to a
+# foreign mac. Then a bridge prerouting chain sets the type of datagrams
+# to the bridge's address and to a foreign mac. Frames, deliveries and
+# counters must be the same on both sides and the expected ones (the
+# kernel's too: the test can fail). Needs root; skipped (77) otherwise.
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 e2e_start netdev_fwd F
@@ -58,7 +61,9 @@ topology() {
 	ip -n "$s" neigh add 10.1.0.3 lladdr $mac_none dev s0 nud permanent &&
 	ip -n "$s" neigh add fd01::3 lladdr $mac_none dev s0 nud permanent &&
 	ip -n "$s" route add 10.3.0.0/24 via 10.1.0.2 &&
-	ip -n "$s" route add fd03::/64 via fd01::2
+	ip -n "$s" route add fd03::/64 via fd01::2 &&
+	ip -n "$r" route add 10.4.0.0/24 via 10.1.0.1 &&
+	ip -n "$r" neigh add 10.1.0.1 lladdr $mac_s dev r0 nud permanent
 }
 
 cat >"$work/rules.nft" <<'NFT'
@@ -75,6 +80,10 @@ table netdev t {
 		ip6 daddr fd01::3 udp dport 7779 counter meta pkttype set host
 		meta l4proto udp meta pkttype host counter
 		meta l4proto udp meta pkttype other counter
+	}
+	chain eg {
+		type filter hook egress device "r0" priority 0; policy accept;
+		ip daddr 10.4.0.5 udp dport 5002 counter fwd ip to 10.2.0.2 device "r1"
 	}
 }
 NFT
@@ -103,7 +112,7 @@ while time.time() < end:
     if a[2] == socket.PACKET_OUTGOING:
         continue
     et = f[12:14]
-    if et == b"\x08\x00" and f[30:34] == bytes([10, 3, 0, 5]):
+    if et == b"\x08\x00" and f[30:34] in (bytes([10, 3, 0, 5]), bytes([10, 4, 0, 5])):
         ihl = (f[14] & 15) * 4
         port = struct.unpack("!H", f[14 + ihl + 2:14 + ihl + 4])[0]
         out.append("v4 dst %s src %s ttl %d checksum %s port %d %s" % (
@@ -188,6 +197,15 @@ for side in k b; do
 		{ echo "netdev_fwd e2e: listeners did not start on side $side"; exit 1; }
 	ip netns exec "$s" timeout 10 python3 "$work/send.py" ||
 		{ echo "netdev_fwd e2e: send failed on side $side"; status=1; }
+	# R's own datagrams to 10.4.0.5 (routed out of r0): r0's egress
+	# chain sends them to D instead
+	ip netns exec "$r" timeout 10 python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for ttl in (64, 2, 1):
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_TTL, ttl)
+    s.sendto(b"eg%d" % ttl, ("10.4.0.5", 5002))
+' || { echo "netdev_fwd e2e: egress send failed on side $side"; status=1; }
 	wait $cpid $rpid
 	ip netns exec "$r" "${pre[@]}" nft list ruleset >"$work/$side.list"
 done
@@ -201,7 +219,9 @@ done
 # what the kernel does, so that the comparison says something
 cat >"$work/want.cap" <<EOF
 v4 dst $mac_d src $mac_r1 ttl 1 checksum ok port 5000 ttl2
+v4 dst $mac_d src $mac_r1 ttl 1 checksum ok port 5002 eg2
 v4 dst $mac_d src $mac_r1 ttl 63 checksum ok port 5000 ttl64
+v4 dst $mac_d src $mac_r1 ttl 63 checksum ok port 5002 eg64
 v6 dst $mac_d src $mac_r1 hoplimit 1 port 5000 hl2
 v6 dst $mac_d src $mac_r1 hoplimit 63 port 5000 hl64
 EOF

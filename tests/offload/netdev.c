@@ -539,6 +539,31 @@ Test(netdev, fwd_ip6_to_address_decrements_hop_limit)
 	cr_assert_eq(packets(after), 1);
 }
 
+Test(netdev, fwd_ip_to_address_at_egress)
+{
+	struct chain *c = dev_chain(t, "eg", HOOK_EGRESS, 0, NF_ACCEPT);
+	uint8_t nh[4] = { 10, 0, 0, 9 }, out[sizeof(frame)];
+	struct rule *fwd = fwd_neigh_rule(c, false, nh);
+	int fd;
+
+	tm_commit_ok(&net);
+	build_frame(0x0800, 17, 53);
+	ip4_ttl(9);
+	fd = offload_dev_prog(&net, if_nametoindex("lo"), true);
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame,
+			    .data_size_in = flen, .data_out = out,
+			    .data_size_out = sizeof(out));
+
+		cr_assert_geq(fd, 0, "no egress program on lo");
+		cr_assert_eq(bpf_prog_test_run_opts(fd, &o), 0);
+		cr_assert_eq((int)o.retval, 7 /* TCX_REDIRECT */);
+	}
+	cr_assert_eq(out[14 + 8], 8);
+	cr_assert_eq(csum16(out + 14, 20), 0xffff);
+	cr_assert_eq(packets(fwd), 1);
+}
+
 #include "expr/meta.h"
 #define META_PKTTYPE	19
 
