@@ -20,10 +20,12 @@
  * writes the mac header as neigh_xmit() does. bpf_redirect_neigh() drops
  * a frame whose destination mac is multicast, which neigh_xmit() never
  * looks at: that address is made unicast first (the header is replaced
- * anyway). Differences left: a device that does not exist drops the
- * packet where the kernel, TTL already decremented, goes on with the
- * rule; so does an IPv4 header too short to hold the checksum, and a
- * device without a link layer header (bpf_redirect_neigh() wants one).
+ * anyway). All of it in the shape function, as the kernel does it at
+ * the rule (nothing is left for the end of the program). Differences
+ * left, where nfbpf drops and the kernel does not: a device that no
+ * longer exists (the kernel goes on with the rule, TTL decremented), an
+ * IPv4 packet that ends before the header checksum, a device without a
+ * link layer header (bpf_redirect_neigh() wants one).
  */
 #include <errno.h>
 #include <stddef.h>
