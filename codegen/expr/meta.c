@@ -66,13 +66,18 @@ static uint32_t meta_len(uint32_t key)
 /*
  * the set form: skb->mark and skb->priority, in the families nfbpf runs
  * as tc programs (netdev, bridge, arp), which may write them; netfilter
- * programs read the sk_buff only
+ * programs read the sk_buff only. skb->pkt_type too (bpf_skb_change_type()),
+ * where nft_meta_set_validate() allows it in those families: netdev
+ * ingress, bridge prerouting.
  */
 static bool set_ok(const struct expr_meta *m)
 {
-	return (m->key == META_MARK || m->key == META_PRIORITY) &&
-	       (m->family == NFPROTO_NETDEV_ || m->family == NFPROTO_BRIDGE_ ||
-		m->family == NFPROTO_ARP_);
+	bool tc = m->family == NFPROTO_NETDEV_ || m->family == NFPROTO_BRIDGE_ ||
+		  m->family == NFPROTO_ARP_;
+
+	if (m->key == META_PKTTYPE)
+		return m->family == NFPROTO_NETDEV_ || m->family == NFPROTO_BRIDGE_;
+	return (m->key == META_MARK || m->key == META_PRIORITY) && tc;
 }
 
 static int meta_check(const struct expr *e, struct dp_error *err)
@@ -87,6 +92,11 @@ static int meta_check(const struct expr *e, struct dp_error *err)
 			return -EOPNOTSUPP;
 		}
 		return 0;
+	}
+	if (m->is_set && m->key == META_PKTTYPE &&
+	    m->family != NFPROTO_ARP_) {
+		err->msg = "meta set pkttype in ip, ip6 and inet tables is not supported by the nfbpf dataplane (a netfilter BPF program cannot change skb->pkt_type)";
+		return -EOPNOTSUPP;
 	}
 	if (m->is_set || !meta_len(m->key)) {
 		if (name)
@@ -293,12 +303,64 @@ static void emit_clock(struct codegen_prog *p, const struct expr_meta *m,
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R6, R0, d));
 }
 
+/*
+ * meta set pkttype (nft_meta_set_eval()): the register's first byte v
+ * becomes the sk_buff's pkt_type if v and the current pkt_type are both
+ * PACKET_HOST..PACKET_OTHERHOST (skb_pkt_type_ok()): exactly what
+ * bpf_skb_change_type(ctx, v) checks and does (r8 = ctx). Done: pkt.pkttype
+ * = v, what meta pkttype reads in the rules after.
+ *
+ * Bridge prerouting runs at the port's tc ingress, before br_handle_frame(),
+ * which then makes a frame to the bridge's own address PACKET_HOST (the
+ * walker's view says so already) and would overwrite any other type set
+ * here, where the kernel's hook runs after it and the type stays. So in a
+ * bridge table a frame the view calls PACKET_HOST (to the bridge's or the
+ * port's address) is dropped (fail closed) when set to another type, not
+ * passed up as host; setting host, and any frame of another type, are
+ * the kernel's.
+ */
+#define PACKET_OTHERHOST_	3	/* the last type skb_pkt_type_ok() allows */
+
+static void emit_set_pkttype(struct codegen_prog *p, const struct expr_meta *m,
+			     const struct codegen_expr_ctx *ec)
+{
+	uint32_t l_out = codegen_label_new(p), l_set = codegen_label_new(p);
+
+	if (ec->env->ctx == CODEGEN_CTX_NF)	/* refused by meta_check() */
+		return;
+	if (m->family == NFPROTO_BRIDGE_) {
+		/* if v in 1..3 && pkt.pkttype == PACKET_HOST: drop */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, REG_OFF(m->sreg)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_set);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGT, R1, PACKET_OTHERHOST_, 0), l_set);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, PKT_OFF(pkttype)));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_set);
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
+		codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
+	}
+	codegen_label_bind(p, l_set);
+	codegen_emit(p, INSN_MOV64_REG(R1, R8));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, REG_OFF(m->sreg)));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_skb_change_type));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_out);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, REG_OFF(m->sreg)));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(pkttype)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, PKT_PKTTYPE));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+	codegen_label_bind(p, l_out);
+}
+
 static void meta_emit(struct codegen_prog *p, const struct expr *e,
 		      const struct codegen_expr_ctx *ec)
 {
 	const struct expr_meta *m = expr_priv(e);
 	int16_t d = REG_OFF(m->dreg);
 
+	if (m->is_set && m->key == META_PKTTYPE) {
+		emit_set_pkttype(p, m, ec);
+		return;
+	}
 	if (m->is_set) {
 		/* pkt.mark/priority = regs[sreg]: what later rules read; the
 		 * walker writes them to the sk_buff when it is done */

@@ -112,6 +112,29 @@ static void meta_dump(struct nfnl_buf *b, const void *p)
 		nfnl_reg_dump(b, NFTA_META_DREG, priv->dreg);
 }
 
+/*
+ * nft_meta_set_validate(): pkttype only at the hook where the packet came
+ * in: bridge prerouting, netdev ingress, ip/ip6/inet prerouting (all hook
+ * number 0); other families: EOPNOTSUPP
+ */
+static int meta_validate(const void *p, uint8_t family, uint32_t hooknum)
+{
+	const struct expr_meta *priv = p;
+
+	if (!priv->is_set || priv->key != NFT_META_PKTTYPE)
+		return 0;
+	switch (family) {
+	case NFPROTO_BRIDGE:	/* NF_BR_PRE_ROUTING */
+	case NFPROTO_NETDEV:	/* NF_NETDEV_INGRESS */
+	case NFPROTO_IPV4:
+	case NFPROTO_IPV6:
+	case NFPROTO_INET:	/* NF_INET_PRE_ROUTING */
+		return hooknum == 0 ? 0 : -EOPNOTSUPP;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 const struct nfnl_expr_ops nfnl_expr_meta = {
 	.type = EXPR_META,
 	.name = "meta",
@@ -119,4 +142,5 @@ const struct nfnl_expr_ops nfnl_expr_meta = {
 	.policy = meta_policy,
 	.parse = meta_parse,
 	.dump = meta_dump,
+	.validate = meta_validate,
 };

@@ -157,6 +157,30 @@ Test(expr_meta, refuses_unsupported_keys)
 	free(r);
 }
 
+Test(expr_meta, set_pkttype_refused_in_netfilter_programs)
+{
+	struct tm_rb rb = { 0 };
+	struct dp_error err = { 0 };
+	struct expr_meta *m;
+	struct rule *r;
+	uint8_t fam[] = { 2, 10, 1 };	/* ip, ip6, inet */
+	unsigned int i;
+
+	for (i = 0; i < sizeof(fam); i++) {
+		memset(&rb, 0, sizeof(rb));
+		m = tm_add(&rb, EXPR_META, sizeof(*m));
+		m->key = PKTTYPE;
+		m->is_set = true;
+		m->sreg = 8;
+		m->family = fam[i];
+		r = tm_rule_new(base, &rb);
+		cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
+		cr_assert_str_eq(err.msg, "meta set pkttype in ip, ip6 and inet tables is not supported by the nfbpf dataplane (a netfilter BPF program cannot change skb->pkt_type)");
+		free(r->exprs);
+		free(r);
+	}
+}
+
 Test(expr_meta, pkttype_from_eth_type_trans)
 {
 	struct chain *pre = tm_chain(t, "pre", HOOK_PRE, 0, NF_ACCEPT);

@@ -9,6 +9,7 @@
 #include "tests/codegen/model.h"
 
 #include <net/if.h>
+#include <arpa/inet.h>
 
 #define NETDEV		5
 #define INET		1
@@ -353,4 +354,278 @@ Test(netdev, devices_that_appear_and_go_later)
 		cr_assert_eq(bpf_prog_test_run_opts(fd, &o), 0);
 		cr_assert_eq((int)o.retval, TCX_DROP);
 	}
+}
+
+/* ---- fwd ip/ip6 to an address, meta set pkttype ---- */
+
+/* as run_dev(false), the frame after the program in @out */
+static int run_dev_out(uint8_t *out)
+{
+	int fd = offload_dev_prog(&net, if_nametoindex("lo"), false), ret;
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame,
+		    .data_size_in = flen, .data_out = out,
+		    .data_size_out = sizeof(frame));
+
+	cr_assert_geq(fd, 0, "no tc program on lo");
+	ret = bpf_prog_test_run_opts(fd, &o);
+	cr_assert_eq(ret, 0, "test run: %s", strerror(errno));
+	cr_assert_eq(o.data_size_out, flen);
+	return (int)o.retval;
+}
+
+/* the ones' complement sum of @n bytes, folded */
+static uint16_t csum16(const uint8_t *b, uint32_t n)
+{
+	uint32_t s = 0, i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)b[i] << 8 | b[i + 1];
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/* frame[14..34): a valid IPv4 header checksum, TTL @ttl */
+static void ip4_ttl(uint8_t ttl)
+{
+	uint16_t c;
+
+	frame[14 + 8] = ttl;
+	frame[14 + 10] = frame[14 + 11] = 0;
+	c = (uint16_t)~csum16(frame + 14, 20);
+	frame[14 + 10] = c >> 8;
+	frame[14 + 11] = c & 0xff;
+}
+
+/* Ethernet + IPv6/UDP, hop limit @hl */
+static void build_frame6(uint8_t hl)
+{
+	uint8_t *h = frame + 14;
+
+	memset(frame, 0, sizeof(frame));
+	memcpy(frame, "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02\x86\xdd", 14);
+	h[0] = 0x60;
+	h[5] = 16;		/* payload length: UDP + 8 */
+	h[6] = 17;
+	h[7] = hl;
+	h[8] = 0xfd; h[23] = 1;	/* fd00::1 -> fd00::2 */
+	h[24] = 0xfd; h[39] = 2;
+	h[40] = 0x03; h[41] = 0xe8; h[42] = 0x00; h[43] = 0x35; h[45] = 16;
+	flen = 14 + 40 + 16;
+}
+
+/* counter fwd ip[6] to @addr device "lo" (regs 8: device, 12..: address) */
+static struct rule *fwd_neigh_rule(struct chain *c, bool v6, const void *addr)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_fwd *f;
+
+	tm_counter(&rb);
+	dev_imm(&rb);
+	tm_imm(&rb, 12, addr, v6 ? 16 : 4);
+	f = tm_add(&rb, EXPR_FWD, sizeof(*f));
+	f->sreg_dev = 8;
+	f->neigh = true;
+	f->sreg_addr = 12;
+	f->nfproto = v6 ? 10 : 2;
+	return tm_rule(c, &rb);
+}
+
+static struct rule *count_rule(struct chain *c)
+{
+	struct tm_rb rb = { 0 };
+
+	tm_counter(&rb);
+	return tm_rule(c, &rb);
+}
+
+/* what the kernel's ip_decrease_ttl() leaves in the check field (raw) */
+static uint16_t rfc1141(const uint8_t *check)
+{
+	uint16_t raw;
+	uint32_t c;
+
+	memcpy(&raw, check, 2);
+	c = raw + (uint32_t)htons(0x0100);
+	c += c >= 0xffff;
+	return (uint16_t)c;
+}
+
+Test(netdev, fwd_ip_to_address_decrements_ttl_and_redirects)
+{
+	struct chain *c = dev_chain(t, "ing", HOOK_INGRESS, 0, NF_ACCEPT);
+	uint8_t nh[4] = { 10, 0, 0, 9 }, out[sizeof(frame)];
+	static const uint8_t ttls[] = { 64, 2, 255, 0x80 };
+	struct rule *fwd = fwd_neigh_rule(c, false, nh), *after = count_rule(c);
+	uint16_t want, got;
+	unsigned int i;
+
+	tm_commit_ok(&net);
+	for (i = 0; i < sizeof(ttls); i++) {
+		build_frame(0x0800, 17, 53);
+		ip4_ttl(ttls[i]);
+		want = rfc1141(frame + 14 + 10);
+		cr_assert_eq(run_dev_out(out), 7 /* TCX_REDIRECT */);
+		cr_assert_eq(out[14 + 8], (uint8_t)(ttls[i] - 1), "ttl %u", ttls[i]);
+		memcpy(&got, out + 14 + 10, 2);
+		cr_assert_eq(got, want, "ttl %u: check %04x, ip_decrease_ttl() %04x",
+			     ttls[i], got, want);
+		cr_assert_eq(csum16(out + 14, 20), 0xffff, "ttl %u: checksum", ttls[i]);
+		cr_assert_eq(memcmp(out + 14 + 12, frame + 14 + 12, flen - 26), 0);
+		cr_assert_eq(memcmp(out, frame, 14), 0, "unicast mac left as it is");
+	}
+	cr_assert_eq(packets(fwd), sizeof(ttls));
+	cr_assert_eq(packets(after), 0, "fwd ends the chain (NF_STOLEN)");
+	/* TTL 1 and 0: dropped, the header as it was (6.18 stable) */
+	for (i = 0; i < 2; i++) {
+		build_frame(0x0800, 17, 53);
+		ip4_ttl((uint8_t)i);
+		cr_assert_eq(run_dev_out(out), TCX_DROP, "ttl %u", i);
+		cr_assert_eq(memcmp(out, frame, flen), 0);
+	}
+	/* a checksum field the RFC 1141 arithmetic carries out of:
+	 * ip_decrease_ttl()'s value, not a recomputed one */
+	build_frame(0x0800, 17, 53);
+	ip4_ttl(64);
+	memcpy(frame + 14 + 10, "\xfe\xff", 2);	/* raw + htons(0x100) >= 0xffff */
+	want = rfc1141(frame + 14 + 10);
+	cr_assert_eq(run_dev_out(out), 7);
+	memcpy(&got, out + 14 + 10, 2);
+	cr_assert_eq(got, want, "check %04x, ip_decrease_ttl() %04x", got, want);
+	/* a multicast destination mac (bpf_redirect_neigh() drops those):
+	 * the group bit cleared, the rest as the kernel */
+	build_frame(0x0800, 17, 53);
+	memcpy(frame, "\x01\x00\x5e\x00\x00\x05", 6);
+	ip4_ttl(64);
+	cr_assert_eq(run_dev_out(out), 7);
+	cr_assert_eq(out[0], 0x00);
+	cr_assert_eq(memcmp(out + 1, frame + 1, 13), 0);
+	cr_assert_eq(out[14 + 8], 63);
+	/* an IPv6 packet: skb->protocol is not the form's, the rule breaks */
+	build_frame6(64);
+	cr_assert_eq(run_dev_out(out), TCX_NEXT);
+	cr_assert_eq(memcmp(out, frame, flen), 0);
+	cr_assert_eq(packets(after), 1);
+}
+
+Test(netdev, fwd_ip6_to_address_decrements_hop_limit)
+{
+	struct chain *c = dev_chain(t, "ing", HOOK_INGRESS, 0, NF_ACCEPT);
+	uint8_t nh[16] = { 0xfd, [15] = 9 }, out[sizeof(frame)];
+	static const uint8_t hls[] = { 64, 2, 255 };
+	struct rule *after;
+	unsigned int i;
+
+	fwd_neigh_rule(c, true, nh);
+	after = count_rule(c);
+	tm_commit_ok(&net);
+	for (i = 0; i < sizeof(hls); i++) {
+		build_frame6(hls[i]);
+		cr_assert_eq(run_dev_out(out), 7 /* TCX_REDIRECT */);
+		cr_assert_eq(out[14 + 7], (uint8_t)(hls[i] - 1), "hop limit %u", hls[i]);
+		frame[14 + 7] = out[14 + 7];
+		cr_assert_eq(memcmp(out, frame, flen), 0, "nothing else changes");
+	}
+	/* hop limit 1 and 0: dropped, nothing written */
+	for (i = 0; i < 2; i++) {
+		build_frame6((uint8_t)i);
+		cr_assert_eq(run_dev_out(out), TCX_DROP, "hop limit %u", i);
+		cr_assert_eq(memcmp(out, frame, flen), 0);
+	}
+	/* IPv4: breaks */
+	build_frame(0x0800, 17, 53);
+	cr_assert_eq(run_dev_out(out), TCX_NEXT);
+	cr_assert_eq(memcmp(out, frame, flen), 0);
+	cr_assert_eq(packets(after), 1);
+}
+
+Test(netdev, fwd_ip_to_address_at_egress)
+{
+	struct chain *c = dev_chain(t, "eg", HOOK_EGRESS, 0, NF_ACCEPT);
+	uint8_t nh[4] = { 10, 0, 0, 9 }, out[sizeof(frame)];
+	struct rule *fwd = fwd_neigh_rule(c, false, nh);
+	int fd;
+
+	tm_commit_ok(&net);
+	build_frame(0x0800, 17, 53);
+	ip4_ttl(9);
+	fd = offload_dev_prog(&net, if_nametoindex("lo"), true);
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame,
+			    .data_size_in = flen, .data_out = out,
+			    .data_size_out = sizeof(out));
+
+		cr_assert_geq(fd, 0, "no egress program on lo");
+		cr_assert_eq(bpf_prog_test_run_opts(fd, &o), 0);
+		cr_assert_eq((int)o.retval, 7 /* TCX_REDIRECT */);
+	}
+	cr_assert_eq(out[14 + 8], 8);
+	cr_assert_eq(csum16(out + 14, 20), 0xffff);
+	cr_assert_eq(packets(fwd), 1);
+}
+
+#include "expr/meta.h"
+#define META_PKTTYPE	19
+
+/* regs[8] = @v (one byte); meta pkttype set regs[8] */
+static void pkttype_set(struct tm_rb *rb, uint8_t v)
+{
+	struct expr_meta *m;
+
+	tm_imm(rb, 8, &v, 1);
+	m = tm_add(rb, EXPR_META, sizeof(*m));
+	m->key = META_PKTTYPE;
+	m->is_set = true;
+	m->sreg = 8;
+	m->family = NETDEV;
+	m->len = 1;
+}
+
+/* meta pkttype @v counter drop */
+static struct rule *pkttype_drop(struct chain *c, uint8_t v)
+{
+	struct tm_rb rb = { 0 };
+
+	tm_meta(&rb, META_PKTTYPE, 8, 1);
+	tm_cmp(&rb, 8, CMP_EQ, &v, 1);
+	tm_counter(&rb);
+	tm_verdict(&rb, NF_DROP, NULL);
+	return tm_rule(c, &rb);
+}
+
+Test(netdev, meta_set_pkttype_changes_what_later_rules_read)
+{
+	struct chain *c = dev_chain(t, "ing", HOOK_INGRESS, 0, NF_ACCEPT);
+	struct rule *host, *other, *bad;
+	struct tm_rb rb = { 0 };
+
+	/* the test run's frame is to 02:00:00:00:00:01, not lo's address:
+	 * PACKET_OTHERHOST (3). meta pkttype set 7 (not a type
+	 * skb_pkt_type_ok() allows: nothing), then set 0 (host) */
+	pkttype_set(&rb, 7);
+	tm_rule(c, &rb);
+	memset(&rb, 0, sizeof(rb));
+	bad = pkttype_drop(c, 7);
+	memset(&rb, 0, sizeof(rb));
+	pkttype_set(&rb, 0);
+	tm_rule(c, &rb);
+	other = pkttype_drop(c, 3);
+	host = pkttype_drop(c, 0);
+	tm_commit_ok(&net);
+	build_frame(0x0800, 17, 53);
+	cr_assert_eq(run_dev(false), TCX_DROP);
+	cr_assert_eq(packets(bad), 0);
+	cr_assert_eq(packets(other), 0);
+	cr_assert_eq(packets(host), 1);
+}
+
+Test(netdev, meta_set_pkttype_keeps_otherhost_without_set)
+{
+	struct chain *c = dev_chain(t, "ing", HOOK_INGRESS, 0, NF_ACCEPT);
+	struct rule *other = pkttype_drop(c, 3);
+
+	tm_commit_ok(&net);
+	build_frame(0x0800, 17, 53);
+	cr_assert_eq(run_dev(false), TCX_DROP, "the frame is PACKET_OTHERHOST to begin with");
+	cr_assert_eq(packets(other), 1);
 }
