@@ -1253,8 +1253,9 @@ struct codegen_expr_ctx {
  * packet (bpf_skb_store_bytes() may move skb->head and pull bytes into
  * the linear area): pkt.ll_addr and pkt.headlen again, and the packet
  * byte cache (st->pktc) reread, so the expressions and rules after see
- * the new bytes, as the kernel's do. r0-r5 clobbered; nothing for
- * netfilter programs.
+ * the new bytes, as the kernel's do; at egress a bridge device's moved
+ * head goes to the ring (struct codegen_ring.br_tx_head). r0-r5 and the
+ * shape frame's buffer and key clobbered; nothing for netfilter programs.
  */
 void codegen_emit_pkt_refresh(struct codegen_prog *p, const struct codegen_env *env);
 

@@ -571,10 +571,44 @@ void codegen_emit_pkt_refresh(struct codegen_prog *p, const struct codegen_env *
 	codegen_emit_probe_read(p, ST_OFF(scratch), 8, R4, env->off.skb_head);
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R6, PKT_OFF(skb_addr)));
 	codegen_emit_probe_read(p, ST_OFF(scratch) + 8, 2, R4, env->off.skb_mac_header);
+	if (env->ctx == CODEGEN_CTX_TC_EGRESS) {
+		/* buf[0..8) = the old head (ll_addr - mac_header: a head
+		 * copied by skb_ensure_writable() keeps the offsets) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, PKT_OFF(ll_addr)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R6, ST_OFF(scratch) + 8));
+		codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R1, R2));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R10, R1, SHAPE_BUF_OFF));
+	}
 	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, ST_OFF(scratch)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R6, ST_OFF(scratch) + 8));
 	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R2));
 	codegen_emit(p, INSN_STX_MEM(BPF_DW, R6, R1, PKT_OFF(ll_addr)));
+	if (env->ctx == CODEGEN_CTX_TC_EGRESS) {
+		/*
+		 * a bridge device's frame whose head moved: the ring's
+		 * br_tx_head (codegen/walker.c emit_bridge()), by which the
+		 * ports' egress tells the frames the bridge device sent,
+		 * follows it (only here, where it was recorded: skb->dev is
+		 * the ring's bridge device)
+		 */
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, SHAPE_BUF_OFF));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, ST_OFF(scratch)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JEQ, R1, R2, 0), l_ll);
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_KEY_OFF, 0));
+		codegen_emit(p, INSN_MOV64_REG(R2, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
+		codegen_emit_ld_map(p, R1, env->ring_fd);
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_ll);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0, offsetof(struct codegen_ring, br_tx_br)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R6, PKT_OFF(out_dev)));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_ll);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0, offsetof(struct codegen_ring, br_tx_head)));
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R2, R10, SHAPE_BUF_OFF));
+		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JNE, R1, R2, 0), l_ll);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R6, ST_OFF(scratch)));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R0, R1, offsetof(struct codegen_ring, br_tx_head)));
+	}
 	codegen_label_bind(p, l_ll);
 	/* headlen = skb->len - skb->data_len - view_off (frags pulled) */
 	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, ST_OFF(scratch), 0));

@@ -211,6 +211,36 @@ def main():
         us = in_netns(a, udp)
         for port in (9102, 9104, 9106, 9214):
             us.sendto(b"nfbpf-stack-%d" % port, (IP_B, port))
+
+        # from FW's stack: a TCP SYN (TCP sends clones)
+        def tcp():
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind((IP_FW, 4002))
+            s.setblocking(False)
+            return s
+        ts = in_netns(fw, tcp)
+
+        # ... and a UDP broadcast (looped back to FW: a clone)
+        def bc():
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+            s.setsockopt(socket.IPPROTO_IP, 10, 2)
+            s.bind((IP_FW, 4003))
+            return s
+        bs = in_netns(fw, bc)
+
+        def bcrx():
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.bind(("", 9402))
+            return s
+        # FW's own copy, held unread in this socket, keeps the datagram
+        # sent a clone at br0's egress
+        bcr = in_netns(fw, bcrx)
+        bs.sendto(b"nfbpf-bcast", ("10.11.0.255", 9402))
+        try:
+            ts.connect((IP_B, 9401))
+        except BlockingIOError:
+            pass
     time.sleep(0.2)
     tx.send(frame4(17, END))
     got = []
@@ -227,9 +257,16 @@ def main():
         if "dport=%d " % END in d + " ":
             done = True
             continue
-        got.append(f.hex() + "\n  " + d)
+        if d.find("saddr=" + IP_FW + " ") >= 0 and " proto=6 " in d:
+            # its sequence number is random: the decoded line only
+            got.append("fw tcp: " + d)
+        else:
+            got.append(f.hex() + "\n  " + d)
     for g in sorted(got):
         print(g)
+    if phase == "nft":
+        r, _, _ = select.select([bcr], [], [], 0.5)
+        print("fw udp 9402: " + (bcr.recv(100).decode() if r else "nothing"))
     if up is not None:
         r, _, _ = select.select([up], [], [], 0.5)
         print("fw udp 9302: " + (up.recv(100).decode() if r else "nothing"))

@@ -12,7 +12,9 @@
 # addresses, ip dscp/ttl and addresses (IPv4 header checksum, transport
 # checksum over the pseudo header, UDP without a checksum), ports,
 # ip6 fields, a rule that matches on what it wrote, a rule after that
-# sees it. Phase 2: ebtables-nft dnat/snat (dnat to a port's mac, to the
+# sees it; a TCP SYN and a UDP broadcast of FW's (looped back as a clone:
+# the write copies its head) mangled at br0's egress and then by the
+# bridge's postrouting. Phase 2: ebtables-nft dnat/snat (dnat to a port's mac, to the
 # bridge's mac: up to FW's stack, snat with and without --snat-arp).
 # Besides kernel == nfbpf, the kernel's result is checked against what
 # the rules say, so the test can fail. Needs root; skipped (77) otherwise.
@@ -42,6 +44,8 @@ topology() {
 	ip -n "$fw" addr add 10.11.0.254/24 dev br0 &&
 	ip -n "$a" addr add 10.11.0.1/24 dev ea &&
 	ip -n "$b" addr add 10.11.0.2/24 dev eb || return 1
+	ip netns exec "$fw" sysctl -q -w net.ipv4.tcp_timestamps=0 || return 1
+	ip -n "$fw" neigh add 10.11.0.2 lladdr $mac_b dev br0 nud permanent &&
 	ip -n "$a" neigh add 10.11.0.2 lladdr $mac_b dev ea nud permanent &&
 	ip -n "$b" neigh add 10.11.0.1 lladdr $mac_a dev eb nud permanent || return 1
 	for n in "$a:ea" "$b:eb" "$fw:pa" "$fw:pb" "$fw:br0"; do
@@ -76,6 +80,11 @@ ruleset='table netdev m {
 		udp dport 9112 udp dport set 9113 udp dport 9113 ip ttl set 3
 		udp dport 9113 ip dscp set cs1
 	}
+	chain br_eg {
+		type filter hook egress device "br0" priority 0; policy accept;
+		tcp dport 9401 ip ttl set 7
+		udp dport 9402 ip ttl set 8
+	}
 }
 table bridge m {
 	chain pre {
@@ -91,6 +100,8 @@ table bridge m {
 		udp dport 9210 ether saddr set 02:00:00:00:0b:66
 		udp dport 9211 ether daddr set 02:00:00:00:0b:02 ip daddr set 10.11.0.66
 		udp dport 9212 ip6 daddr set fd00::55
+		tcp dport 9401 ip dscp set cs2
+		udp dport 9402 ip dscp set cs3
 	}
 }'
 
@@ -165,6 +176,9 @@ expect nft "daddr=fd00::55 .* dport=9212 l4sum=ok"
 expect nft "dst=020000000b02 .* hl=5 .* dport=9213"
 expect nft "saddr=10.11.0.78 .* dport=9214"
 expect nft "dport=9120 l4sum=ok"
+expect nft "fw tcp: .* dscp=16 ttl=7 .* dport=9401"
+expect nft "dst=ffffffffffff src=020000000bfe ip dscp=24 ttl=8 ipsum=ok .* dport=9402"
+expect nft "fw udp 9402: nfbpf-bcast"
 expect ebtframes "dst=020000000b02 .* dport=9301"
 expect ebtframes "fw udp 9302: nfbpf-9302"
 expect ebtframes "src=020000000b67 .* dport=9303"
