@@ -502,8 +502,10 @@ static void emit_set(struct codegen_prog *p, const struct expr_payload *pl,
 		break;
 	}
 	/* bytes before skb->data: not writable from tc (never: tc has the
-	 * mac header at skb->data) */
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSLT, R9, 0, 0), ec->l_break);
+	 * mac header at skb->data; with a VLAN tag r9 is -4, off >= 16) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R9));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, off));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSLT, R1, 0, 0), ec->l_break);
 
 	if (set_csum(pl)) {
 		/* scratch[8] = skb->ip_summed */

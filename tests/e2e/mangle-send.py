@@ -185,6 +185,10 @@ def main():
             frames.append(frame4(17, port))
         frames.append(frame4(6, 9203))
         frames.append(frame6(17, 9212))
+        for port in (9115, 9116):
+            frames.append(frame4(17, port))
+        f = frame4(17, 9121)
+        frames.append(f[:12] + b"\x81\x00\x00\x05" + f[12:])
         frames.append(frame6(17, 9213, dst=MAC_X))
     else:
         frames.append(frame4(17, 9301, dst=MAC_X))

@@ -12,7 +12,8 @@
 # addresses, ip dscp/ttl and addresses (IPv4 header checksum, transport
 # checksum over the pseudo header, UDP without a checksum), ports,
 # ip6 fields, a rule that matches on what it wrote, a rule after that
-# sees it; a TCP SYN and a UDP broadcast of FW's (looped back as a clone:
+# sees it; netdev and inet ingress chains on pa; a write past the VLAN
+# tag the stack holds outside the frame; a TCP SYN and a UDP broadcast of FW's (looped back as a clone:
 # the write copies its head) mangled at br0's egress and then by the
 # bridge's postrouting. Phase 2: ebtables-nft dnat/snat (dnat to a port's mac, to the
 # bridge's mac: up to FW's stack, snat with and without --snat-arp).
@@ -80,15 +81,26 @@ ruleset='table netdev m {
 		udp dport 9112 udp dport set 9113 udp dport 9113 ip ttl set 3
 		udp dport 9113 ip dscp set cs1
 	}
+	chain ing {
+		type filter hook ingress device "pa" priority 0; policy accept;
+		udp dport 9115 ip ttl set 11 ether saddr set 02:00:00:00:0b:78
+	}
 	chain br_eg {
 		type filter hook egress device "br0" priority 0; policy accept;
 		tcp dport 9401 ip ttl set 7
 		udp dport 9402 ip ttl set 8
 	}
 }
+table inet i {
+	chain ing {
+		type filter hook ingress device "pa" priority 0; policy accept;
+		udp dport 9116 ip ttl set 12 udp dport set 9216
+	}
+}
 table bridge m {
 	chain pre {
 		type filter hook prerouting priority 0; policy accept;
+		ether type 8021q @ll,208,8 set 3
 		udp dport 9201 ether daddr set 02:00:00:00:0b:02
 		udp dport 9202 ip dscp set af21 ip ttl set 33
 		tcp dport 9203 ip saddr set 10.11.0.77 tcp sport set 4444
@@ -176,6 +188,9 @@ expect nft "daddr=fd00::55 .* dport=9212 l4sum=ok"
 expect nft "dst=020000000b02 .* hl=5 .* dport=9213"
 expect nft "saddr=10.11.0.78 .* dport=9214"
 expect nft "dport=9120 l4sum=ok"
+expect nft "src=020000000b78 ip dscp=0 ttl=11 ipsum=ok .* dport=9115 l4sum=ok"
+expect nft "ttl=12 ipsum=ok .* dport=9216 l4sum=ok"
+expect nft "ttl=3 ipsum=bad .* dport=9121"
 expect nft "fw tcp: .* dscp=16 ttl=7 .* dport=9401"
 expect nft "dst=ffffffffffff src=020000000bfe ip dscp=24 ttl=8 ipsum=ok .* dport=9402"
 expect nft "fw udp 9402: nfbpf-bcast"
