@@ -468,9 +468,12 @@ static void emit_set(struct codegen_prog *p, const struct expr_payload *pl,
 	if (env->ctx == CODEGEN_CTX_NF ||
 	    (set_csum(pl) && env->off.skb_ip_summed < 0)) {
 		/* netfilter programs never run it (refused at commit); no
-		 * ip_summed in this kernel's BTF: fail closed */
+		 * ip_summed in this kernel's BTF: fail closed (a conditional
+		 * jump: what follows stays reachable for the verifier's CFG
+		 * check) */
 		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
-		codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
+		codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_done);
 		return;
 	}
 	switch (pl->base) {

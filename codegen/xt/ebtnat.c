@@ -90,7 +90,11 @@ static bool emit_mac_off(struct codegen_prog *p, const struct codegen_expr_ctx *
 	uint32_t l_drop = codegen_label_new(p), l_ok = codegen_label_new(p);
 
 	if (ec->env->ctx == CODEGEN_CTX_NF) {
-		codegen_xt_emit_hotdrop(p, ec);
+		/* a conditional jump: what follows stays reachable for the
+		 * verifier's CFG check */
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
+		codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_done);
 		return false;
 	}
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));

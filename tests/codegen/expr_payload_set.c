@@ -345,3 +345,23 @@ Test(expr_payload_set, refused_sctp_vlan_and_inner)
 	cr_assert_null(check(NETDEV, 0, PAYLOAD_LL, 0, 4, 0));
 	cr_assert_null(check(NETDEV, 0, PAYLOAD_LL, 16, 2, 0));
 }
+
+Test(expr_payload_set, netfilter_walker_loads_beside_it)
+{
+	struct tm_rb rb = { 0 }, rb2 = { 0 };
+	struct table *ip = tm_table(&net, "f", 2);
+	struct chain *in = tm_chain(ip, "in", HOOK_IN, 0, NF_ACCEPT);
+
+	/* the netfilter walker holds every shape: the set's code there
+	 * (never run) must leave what follows it reachable */
+	set(&rb, PAYLOAD_NH, 8, "\x09\x11", 2, CSUM_INET, 10, 0);
+	tm_counter(&rb);
+	tm_verdict(&rb, NF_ACCEPT, NULL);
+	tm_rule(c, &rb);
+	tm_counter(&rb2);
+	tm_rule(in, &rb2);
+	tm_commit_ok(&net);
+	build(53, 5, 0, true);
+	cr_assert_eq(run(), TCX_NEXT);
+	cr_assert_eq(out[14 + 8], 9);
+}
