@@ -76,8 +76,11 @@ static void emit_verdict(struct codegen_prog *p, const struct codegen_expr_ctx *
 	case EBT_RETURN_: v = VERDICT_RETURN; break;
 	default: return;	/* EBT_CONTINUE: on with the rule */
 	}
+	/* (conditional: expressions a client put after the target stay
+	 * reachable for the verifier's CFG check) */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), v));
-	codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
+	codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_done);
 }
 
 /*
