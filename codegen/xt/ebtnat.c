@@ -141,7 +141,8 @@ static void emit_store(struct codegen_prog *p, const struct codegen_expr_ctx *ec
  * ones) or MULTICAST; else at prerouting HOST if it is the bridge
  * device's address, OTHERHOST if not; elsewhere (output) unchanged.
  * tc's own br_handle_frame() later agrees (it sets HOST for the bridge's
- * address, nothing else).
+ * address, nothing else); at prerouting the ring's BRC_HOST follows, for
+ * the bridge chains after this one (codegen/walker.c emit_head_br()).
  */
 static void dnat_emit(struct codegen_prog *p, const struct expr_xt *x,
 		      const struct codegen_expr_ctx *ec)
@@ -149,30 +150,33 @@ static void dnat_emit(struct codegen_prog *p, const struct expr_xt *x,
 	const struct codegen_env *env = ec->env;
 	uint32_t l_mc = codegen_label_new(p), l_set = codegen_label_new(p);
 	uint32_t l_end = codegen_label_new(p), l_other = codegen_label_new(p);
+	uint32_t l_type = codegen_label_new(p), l_class = codegen_label_new(p);
 	int16_t c = ec->cbase;
 
 	if (!emit_mac_off(p, ec))
 		return;
 	emit_store(p, ec, R9, 0, R7, c, 6);
 	codegen_emit_pkt_refresh(p, env);
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7, c));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1, 0), l_mc);
-	/* unicast: only at prerouting (the class emit_bridge() left) */
+	/* r9 = the ring (NULL: none) */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_KEY_OFF, 0));
 	codegen_emit(p, INSN_MOV64_REG(R2, R10));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
 	codegen_emit_ld_map(p, R1, env->ring_fd);
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_end);
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, offsetof(struct codegen_ring, br_class)));
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R7, c));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 1, 0), l_mc);
+	/* unicast: only at prerouting (the class emit_bridge() left) */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_end);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R9, offsetof(struct codegen_ring, br_class)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~BRC_HOST));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, BRC_PRE, 0), l_end);
 	/* the port's bridge device's address, at scratch[0..6) */
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R0, offsetof(struct codegen_ring, br_rx_br)));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_end);
-	codegen_emit_probe_deref(p, R9, env->off.dev_dev_addr, l_end);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R9, offsetof(struct codegen_ring, br_rx_br)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R4, 0, 0), l_end);
+	codegen_emit_probe_deref(p, R4, env->off.dev_dev_addr, l_end);
 	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, NAT_SCR, 0));
-	codegen_emit_probe_read(p, NAT_SCR, 6, R9, 0);
+	codegen_emit_probe_read(p, NAT_SCR, 6, R4, 0);
 	codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_OTHERHOST_));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, NAT_SCR));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R7, c));
@@ -191,12 +195,23 @@ static void dnat_emit(struct codegen_prog *p, const struct expr_xt *x,
 	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R7, c + 4));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0xffff, 0), l_set);
 	codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_BROADCAST_));
-	/* skb->pkt_type = r2 (bpf_skb_change_type()); pkt's for the rest */
+	/* pkt.pkttype = r2 for the rest of the walk */
 	codegen_label_bind(p, l_set);
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R2, PKT_OFF(pkttype)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, PKT_PKTTYPE));
 	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+	/* at prerouting: ring->br_class = PRE (| HOST if r2 is) */
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R9, 0, 0), l_type);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R9, offsetof(struct codegen_ring, br_class)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~BRC_HOST));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, BRC_PRE, 0), l_type);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, PACKET_HOST_, 0), l_class);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, BRC_HOST));
+	codegen_label_bind(p, l_class);
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R9, R1, offsetof(struct codegen_ring, br_class)));
+	/* skb->pkt_type = r2 (bpf_skb_change_type()) */
+	codegen_label_bind(p, l_type);
 	codegen_emit(p, INSN_MOV64_REG(R1, R8));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_skb_change_type));
 	codegen_label_bind(p, l_end);

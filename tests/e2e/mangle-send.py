@@ -195,6 +195,7 @@ def main():
         frames.append(frame4(17, 9302, dst=MAC_X, ipdst=IP_FW))
         frames.append(frame4(17, 9303))
         frames.append(frame4(17, 9304, dst=MAC_X))
+        frames.append(frame4(17, 9305, dst=MAC_BR))
         frames.append(arp(1))
         frames.append(arp(2, dst=MAC_B))
 

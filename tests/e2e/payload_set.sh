@@ -117,6 +117,16 @@ table bridge m {
 	}
 }'
 
+# the pkttype a bridge chain after dnat's sees (9305: a frame to the
+# bridge's mac, dnat'ed to B's: other)
+pkttypes='table bridge f {
+	chain pre {
+		type filter hook prerouting priority 0; policy accept;
+		udp dport 9305 meta pkttype host counter
+		udp dport 9305 meta pkttype other counter
+	}
+}'
+
 status=0
 for side in k b; do
 	topology $side || { echo "payload_set e2e: topology failed"; exit 1; }
@@ -143,15 +153,20 @@ for side in k b; do
 		e -t nat -A POSTROUTING -o pb -p ARP --arp-op Request \
 			-j snat --to-src 02:00:00:00:0b:68 &&
 		e -t nat -A POSTROUTING -o pb -p ARP --arp-op Reply \
-			-j snat --to-src 02:00:00:00:0b:69 --snat-arp
+			-j snat --to-src 02:00:00:00:0b:69 --snat-arp &&
+		e -t nat -A PREROUTING -p IPv4 --ip-proto udp --ip-dport 9305 \
+			-j dnat --to-dst $mac_b &&
+		echo "$pkttypes" | ip netns exec "$tag$side" "${pre[@]}" nft -f -
 	} || { echo "payload_set e2e: ebtables-nft failed on side $side"; status=1; }
 	e -t nat -L >"$work/$side.ebt" 2>&1
 	timeout 20 python3 "$top_srcdir/tests/e2e/mangle-send.py" "$tag$side" \
 		"$tag${side}a" "$tag${side}b" ebt >"$work/$side.ebtframes" 2>&1 ||
 		{ echo "payload_set e2e: ebtables traffic failed on side $side"; status=1; }
+	ip netns exec "$tag$side" "${pre[@]}" nft list table bridge f \
+		>"$work/$side.pkttypes" 2>&1
 done
 
-for f in nft ebt ebtframes; do
+for f in nft ebt ebtframes pkttypes; do
 	if ! diff -u "$work/k.$f" "$work/b.$f"; then
 		echo "payload_set e2e: kernel and nfbpf differ ($f)"
 		status=1
@@ -198,6 +213,9 @@ expect ebtframes "dst=020000000b02 .* dport=9301"
 expect ebtframes "fw udp 9302: nfbpf-9302"
 expect ebtframes "src=020000000b67 .* dport=9303"
 expect ebtframes "dst=020000000b02 .* dport=9304"
+expect ebtframes "dst=020000000b02 .* dport=9305"
+expect pkttypes "pkttype host counter packets 0 "
+expect pkttypes "pkttype other counter packets 1 "
 expect ebtframes "src=020000000b68 arp op=1 sha=020000000b01"
 expect ebtframes "src=020000000b69 arp op=2 sha=020000000b69"
 if grep -q "dport=9302\|end frame not seen" "$work/k.ebtframes" "$work/k.nft"; then
