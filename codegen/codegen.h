@@ -1289,6 +1289,17 @@ struct codegen_expr_ctx {
 	uint32_t l_done;
 };
 
+/*
+ * codegen_emit_pkt_refresh - (tc shapes) after the program wrote the
+ * packet (bpf_skb_store_bytes() may move skb->head and pull bytes into
+ * the linear area): pkt.ll_addr and pkt.headlen again, and the packet
+ * byte cache (st->pktc) reread, so the expressions and rules after see
+ * the new bytes, as the kernel's do; at egress a bridge device's moved
+ * head goes to the ring (struct codegen_ring.br_tx_head). r0-r5 and the
+ * shape frame's buffer and key clobbered; nothing for netfilter programs.
+ */
+void codegen_emit_pkt_refresh(struct codegen_prog *p, const struct codegen_env *env);
+
 #define SHAPE_BUF_OFF	(-64)
 #define SHAPE_KEY_OFF	(-72)
 #define SHAPE_DYNPTR_OFF (-88)

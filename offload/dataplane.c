@@ -59,6 +59,7 @@
 #include "expr/log.h"
 #include "expr/lookup.h"
 #include "expr/objref.h"
+#include "expr/payload.h"
 #include "ruleset_api.h"
 
 /*
@@ -1375,6 +1376,44 @@ static int rules_check(const struct chain *chain, const struct rule *rule,
 	return 0;
 }
 
+/*
+ * payload set (mangling) where a BPF_PROG_TYPE_NETFILTER program would
+ * run it: refused, such a program's packet is read-only (its skb dynptr
+ * is; no helper writes it). It runs in tc programs: tables of the
+ * netdev, bridge and arp families, and an inet table's ingress base
+ * chains (its other chains can be reached from netfilter hooks).
+ */
+static int mangle_check(const struct chain *chain, const struct rule *rule,
+			struct dp_error *err)
+{
+	const struct expr_payload *pl;
+	const struct expr *e;
+	uint8_t f;
+
+	if (!chain || !chain->table)
+		return 0;
+	f = chain->table->family;
+	if (f == NFPROTO_NETDEV || f == NFPROTO_ARP || f == NFPROTO_BRIDGE ||
+	    (f == NFPROTO_INET && chain->base &&
+	     chain->base->hooknum == NF_INET_INGRESS))
+		return 0;
+	rule_for_each_expr(e, rule) {
+		if (e->type != EXPR_PAYLOAD)
+			continue;
+		pl = expr_priv(e);
+		if (!pl->is_set)
+			continue;
+		snprintf(err->buf, sizeof(err->buf),
+			 "payload set (mangling) in %s: netfilter hook programs see packets read-only (nfbpf mangles in netdev, bridge, arp, inet ingress chains)",
+			 f == NFPROTO_IPV4 ? "the ip family" :
+			 f == NFPROTO_IPV6 ? "the ip6 family" :
+			 "an inet non-ingress chain");
+		err->msg = err->buf;
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 			 struct dp_error *err)
 {
@@ -1387,6 +1426,9 @@ int dataplane_rule_check(const struct chain *chain, const struct rule *rule,
 		err->msg = err->buf;
 		return -EOPNOTSUPP;
 	}
+	ret = mangle_check(chain, rule, err);
+	if (ret)
+		return ret;
 	ret = codegen_rule_check(rule, err);
 	if (ret)
 		return ret;

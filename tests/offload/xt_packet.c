@@ -1782,3 +1782,38 @@ Test(xt_packet, connlimit_daddr_keys_by_destination)
 	for (i = 0; i < 4; i++)
 		close(s[i]);
 }
+
+/* an ebtables dnat/snat target (struct ebt_nat_info) in @c's rule */
+static const char *ebt_nat_check(struct chain *c, const char *name, int32_t target)
+{
+	static struct dp_error err;
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_TARGET, sizeof(struct expr_xt) + 16);
+	struct rule *r;
+	int ret;
+
+	memset(&err, 0, sizeof(err));
+	strcpy(x->name, name);
+	x->family = 7;	/* NFPROTO_BRIDGE */
+	x->len = 16;
+	memcpy(x->info, "\x02\x00\x00\x00\x00\x09", 6);
+	memcpy(x->info + 8, &target, 4);
+	r = tm_rule_new(c, &rb);
+	ret = dataplane_rule_check(c, r, &err);
+	ruleset_rule_free(r);
+	return ret ? err.msg : NULL;
+}
+
+Test(xt_packet, ebt_nat_targets_take_the_ebtables_verdicts)
+{
+	/* dnat: EBT_ACCEPT .. EBT_RETURN; snat: the same in its low 4 bits,
+	 * NAT_ARP_BIT (0x10, cleared by --snat-arp) aside */
+	cr_assert_null(ebt_nat_check(out, "dnat", -1));
+	cr_assert_null(ebt_nat_check(out, "dnat", -4));
+	cr_assert_str_eq(ebt_nat_check(out, "dnat", -5), "ebtables nat target: invalid verdict");
+	cr_assert_str_eq(ebt_nat_check(out, "dnat", 0), "ebtables nat target: invalid verdict");
+	cr_assert_null(ebt_nat_check(out, "snat", -1));
+	cr_assert_null(ebt_nat_check(out, "snat", -1 ^ 0x10));
+	cr_assert_null(ebt_nat_check(out, "snat", -3 ^ 0x10));
+	cr_assert_str_eq(ebt_nat_check(out, "snat", 0x10), "ebtables nat target: invalid verdict");
+}
