@@ -15,9 +15,10 @@
  * answer fails closed: the packet is dropped when the namespace has
  * custom policy rules (net->ipv4.fib_has_custom_rules), when the route
  * found has a nexthop object or more than FIB4_NH_MAX nexthops, or when
- * the packet has a DSCP and routes with a tos exist. Refused with a
- * message: the ip6, inet and netdev families (IPv6 routes are not
- * mirrored).
+ * the packet has a DSCP and routes with a tos exist. IPv6 (ip6 tables,
+ * IPv6 packets of inet ones): the route lookups of nft_fib6_eval() and
+ * the address type of __nft_fib6_eval_type() from the IPv6 mirror.
+ * Refused with a message: the netdev family.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -412,6 +412,18 @@ def build_corpus():
     # route back and nothing is ever sent
     add('fwd', 4, 'udp 192.0.2.1->10.3.3.3 (no route in fw: dropped by the stack)',
         v4('192.0.2.1', '10.3.3.3', 17, udp(7782, 53, pad(1)), id_=nid()), '-')
+    # IPv6 address types (fib ... type): the subnet-router anycast address
+    # of a0's prefix (fw forwards, so it is joined), an unspecified source,
+    # no route, fw's reject routes (errors back to a for prohibit and
+    # unreachable, none for blackhole)
+    add('in', 6, 'icmpv6 echo request to the subnet-router anycast fd01::',
+        v6('fd01::2', 'fd01::', 58, icmp(128, 0, struct.pack('!HH', 0x4444, 1), pad(8))), 'fw')
+    add('in', 6, 'udp from the unspecified address :: to fd01::1:4001',
+        v6('::', 'fd01::1', 17, udp(4000, 4001, pad(5))), 'fw')
+    for dst, what in (('fd0b::1', 'no route'), ('fd0c::1', 'blackhole route'),
+                      ('fd0d::1', 'prohibit route'), ('fd0e::1', 'unreachable route')):
+        add('fwd', 6, 'udp fd01::2->%s (%s in fw)' % (dst, what),
+            v6('fd01::2', dst, 17, udp(7790, 53, pad(2))), '-')
     for n in (0, 1, 9, 100, 700, 1400):
         add('fwd', 4, 'udp 10.8.3.4->10.9.1.1:4001 payload %d' % n,
             v4('10.8.3.4', '10.9.1.1', 17, udp(4000, 4001, pad(n)), id_=nid()), 'b0')

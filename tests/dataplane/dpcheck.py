@@ -151,6 +151,10 @@ class Side:
         for pfx, dev in (('10.8.0.0/16', 'a0'), ('10.9.0.0/16', 'b0'), ('10.10.0.0/16', 'b1'),
                          ('fd08::/64', 'a0'), ('fd09::/64', 'b0'), ('fd0a::/64', 'b1')):
             run(['ip', '-n', fw, 'route', 'add', pfx, 'dev', dev])
+        # reject routes (fib ... type blackhole/prohibit/unreachable)
+        for typ, pfx in (('blackhole', 'fd0c::/64'), ('prohibit', 'fd0d::/64'),
+                         ('unreachable', 'fd0e::/64')):
+            run(['ip', '-n', fw, '-6', 'route', 'add', typ, pfx])
 
     def destroy(self):
         for s in list(self.socks.values()):
