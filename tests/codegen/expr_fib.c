@@ -179,7 +179,7 @@ Test(expr_fib, merged_tables)
 	cr_assert_eq(type_of(FIB_F_DADDR, "127.0.0.8"), RTN_LOCAL);
 }
 
-Test(expr_fib, ip6_type_is_refused)
+Test(expr_fib, ip6_type_is_served_netdev_refused)
 {
 	struct tm_rb rb = { 0 };
 	struct dp_error err = { 0 };
@@ -202,8 +202,18 @@ Test(expr_fib, ip6_type_is_refused)
 	f->dreg = 4;
 	f->family = 10;
 	r = tm_rule_new(base, &rb);
+	cr_assert_eq(dataplane_rule_check(base, r, &err), 0);
+	ruleset_rule_free(r);
+
+	/* netdev tables: refused (nft_fib_netdev is not served) */
+	f = tm_add(&rb, EXPR_FIB, sizeof(*f));
+	f->result = FIB_RESULT_ADDRTYPE;
+	f->flags = FIB_F_DADDR;
+	f->dreg = 4;
+	f->family = 5;
+	r = tm_rule_new(base, &rb);
 	cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "fib ... type is supported by the nfbpf dataplane in ip tables only (IPv6 address types are not mirrored)");
+	cr_assert_str_eq(err.msg, "fib is supported by the nfbpf dataplane in ip, ip6 and inet tables only");
 	ruleset_rule_free(r);
 }
 

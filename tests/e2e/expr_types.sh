@@ -22,7 +22,6 @@ ct 23: ip ip6 inet
 expr dup: ip ip6
 expr inner: ip ip6 inet arp bridge netdev
 expr last: ip ip6 inet arp bridge netdev
-expr log: arp bridge netdev
 expr masq: ip ip6 inet
 expr nat: ip ip6 inet arp bridge netdev
 expr notrack: ip ip6 inet arp bridge netdev
