@@ -437,6 +437,51 @@ def build_corpus():
         v6('fd01::2', 'fd02::2', 6, tcp(7790, 22, 'S'), ext=[ah]), 'b0')
     add('fwd', 6, 'udp after dstopts+AH fd01::2:7791->fd02::2:53',
         v6('fd01::2', 'fd02::2', 17, udp(7791, 53, pad(4)), ext=[dstopt_pad(), ah]), 'b0')
+    # IPsec headers (xt esp, ah, ipcomp): SPIs low, middle and high, an
+    # AH with its reserved field set and a longer one, IPComp CPIs, an ESP
+    # too short for its header (the matches hotdrop it)
+    for spi in (1, 0x1001, 0xfffffff0):
+        add('fwd', 4, 'esp spi %#x 10.1.0.2->10.2.0.2' % spi,
+            v4('10.1.0.2', '10.2.0.2', 50, raw(struct.pack('!II', spi, 9) + pad(12)), id_=nid()), 'b0')
+        add('fwd', 6, 'esp spi %#x fd01::2->fd02::2' % spi,
+            v6('fd01::2', 'fd02::2', 50, raw(struct.pack('!II', spi, 9) + pad(12))), 'b0')
+        add('fwd', 4, 'ah spi %#x then udp 10.1.0.2->10.2.0.2' % spi,
+            v4('10.1.0.2', '10.2.0.2', 51, raw(struct.pack('!BBHII', 17, 2, 0, spi, 3) + pad(4) +
+                                                udp(7795, 53, pad(2))[0]), id_=nid()), 'b0')
+    add('fwd', 4, 'ah reserved 0x0101 hdrlen 4 10.1.0.2->10.2.0.2',
+        v4('10.1.0.2', '10.2.0.2', 51, raw(struct.pack('!BBHII', 17, 4, 0x101, 0x1001, 3) + pad(12)),
+           id_=nid()), 'b0')
+    ah_res = (51, struct.pack('!BBHII', 0, 4, 0x101, 0x1001, 7) + b'\xbb' * 12)
+    add('fwd', 6, 'udp after AH (reserved set, hdrlen 4) fd01::2:7796->fd02::2:53',
+        v6('fd01::2', 'fd02::2', 17, udp(7796, 53, pad(4)), ext=[ah_res]), 'b0')
+    for cpi in (0x0100, 0x1234, 0xfff0):
+        add('fwd', 4, 'ipcomp cpi %#x 10.1.0.2->10.2.0.2' % cpi,
+            v4('10.1.0.2', '10.2.0.2', 108, raw(struct.pack('!BBH', 4, 0, cpi) + pad(20)), id_=nid()), 'b0')
+        add('fwd', 6, 'ipcomp cpi %#x fd01::2->fd02::2' % cpi,
+            v6('fd01::2', 'fd02::2', 108, raw(struct.pack('!BBH', 41, 0, cpi) + pad(20))), 'b0')
+    add('fwd', 4, 'esp of 3 bytes 10.1.0.2->10.2.0.2',
+        v4('10.1.0.2', '10.2.0.2', 50, raw(b'\x00\x00\x10'), id_=nid()), 'b0')
+    add('fwd', 6, 'esp of 3 bytes fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 50, raw(b'\x00\x00\x10')), 'b0')
+    # extension header fields (ip6tables rt, hbh, dst): a type 2 routing
+    # header with a segment left, a type 0 one with its reserved word set,
+    # a router alert hop-by-hop option, Pad1 + PadN and a 16-byte
+    # destination options header
+    add('fwd', 6, 'udp after routing hdr type 2 segleft 1 fd01::2:7797->fd02::2:53',
+        v6('fd01::2', 'fd02::2', 17, udp(7797, 53, pad(2)),
+           ext=[(43, b'\0\x02\x02\x01\0\0\0\0' + b'\xfd\x0a' + b'\0' * 13 + b'\x05')]), 'b0')
+    add('fwd', 6, 'udp after routing hdr type 0 segleft 1 reserved set fd01::2:7798->fd02::2:53',
+        v6('fd01::2', 'fd02::2', 17, udp(7798, 53, pad(2)),
+           ext=[(43, b'\0\x02\x00\x01\0\0\x01\0' + b'\xfd\x0a' + b'\0' * 13 + b'\x06')]), 'b0')
+    add('fwd', 6, 'udp after hop-by-hop router alert fd01::2:7799->fd02::2:53',
+        v6('fd01::2', 'fd02::2', 17, udp(7799, 53, pad(2)),
+           ext=[(0, b'\0\0\x05\x02\0\0\x01\0')]), 'b0')
+    add('fwd', 6, 'udp after dstopts Pad1+PadN fd01::2:7800->fd02::2:53',
+        v6('fd01::2', 'fd02::2', 17, udp(7800, 53, pad(2)),
+           ext=[(60, b'\0\0\x00\x01\x03\0\0\0')]), 'b0')
+    add('fwd', 6, 'udp after 16-byte dstopts fd01::2:7801->fd02::2:53',
+        v6('fd01::2', 'fd02::2', 17, udp(7801, 53, pad(2)),
+           ext=[(60, b'\0\x01\x01\x0c' + b'\0' * 12)]), 'b0')
     add('fwd', 6, 'no next header (59) with data fd01::2->fd02::2',
         v6('fd01::2', 'fd02::2', 59, raw(b'\x00\x16\x00\x35' + pad(12))), 'b0')
     add('fwd', 6, 'tcp after dstopts+routing+dstopts fd01::2:7792->fd02::2:80',
