@@ -1671,6 +1671,32 @@ void codegen_emit_addr_type(struct codegen_prog *p,
 			    const struct codegen_expr_ctx *ec, int16_t addr,
 			    int dev);
 
+/*
+ * codegen_emit_fib6_route - the route an IPv6 output lookup of the
+ * address at r6 + @addr takes, from the IPv6 route mirror
+ * (codegen/expr/fib.c): r9 = its struct codegen_fib4_val; none: goto
+ * @l_none; what the mirror cannot answer (custom rules, source-specific
+ * routes, nexthop objects, a dead first route): goto @l_drop. The tables
+ * are the local and main ones, or (@dev_tables, or a link-local address)
+ * those of the device whose ifindex is at r6 + @dev (0: skb->dev).
+ * Clobbers r0-r5 and the shape frame's packet buffer.
+ */
+void codegen_emit_fib6_route(struct codegen_prog *p,
+			     const struct codegen_expr_ctx *ec, int16_t addr,
+			     int16_t dev, bool dev_tables, uint32_t l_drop,
+			     uint32_t l_none);
+/* nf_ipv6_chk_addr(net, addr at r6 + @addr, the device whose ifindex is
+ * at r6 + @dev, strict): its local /128 route; not: goto @l_no.
+ * Clobbers r0-r5 and the packet buffer. */
+void codegen_emit_fib6_has_addr(struct codegen_prog *p,
+				const struct codegen_expr_ctx *ec, int16_t addr,
+				int16_t dev, uint32_t l_no);
+/* ipv6_anycast_destination() of the route at r9 and the address at r6 +
+ * @addr: an anycast route, or the prefix address of a route without a
+ * gateway shorter than /127: goto @l_yes. Clobbers r1-r5. */
+void codegen_emit_fib6_anycast(struct codegen_prog *p, int16_t addr,
+			       uint32_t l_yes);
+
 /* --- rules and shapes (codegen/shape.c) --- */
 
 /**

@@ -511,39 +511,17 @@ static void emit_lookup6_in(struct codegen_prog *p, const struct codegen_env *en
 	emit_lookup(p, env->fib6_fd);
 }
 
-/*
- * regs[dreg] = __nft_fib6_eval_type() (6.18): RTN_LOCAL if the address
- * is one of the device's (iif/oif: nf_ipv6_chk_addr(), the device's
- * local /128 route); then nf_ip6_route(): no route, a reject route:
- * unreachable, blackhole (-EINVAL), prohibit (-EACCES); an anycast
- * route or the subnet-router anycast address of a route without a
- * gateway (ipv6_anycast_destination()): anycast; a local route (no
- * device given): local; else by ipv6_addr_type(): multicast, unicast or
- * unspec. A link-local address is looked up in the device's tables (the
- * given one, else skb->dev: the input device at prerouting, input and
- * forward, the output device after). The stack slot SHAPE_KEY_OFF keeps
- * the local answer; r9 = the route.
- */
-static void fib_emit_type6(struct codegen_prog *p, const struct expr_fib *f,
-			   const struct codegen_expr_ctx *ec)
+/* codegen_emit_fib6_route: see codegen.h */
+void codegen_emit_fib6_route(struct codegen_prog *p,
+			     const struct codegen_expr_ctx *ec, int16_t addr,
+			     int16_t dev, bool dev_tables, uint32_t l_drop,
+			     uint32_t l_none)
 {
 	const struct codegen_env *env = ec->env;
-	int16_t addr = (int16_t)(ST_NHC_OFF + (f->flags & FIB_F_DADDR ?
-					       IPV6_DADDR_OFF : IPV6_SADDR_OFF));
-	int16_t dev = f->flags & FIB_F_IIF ? PKT_OFF(iif) :
-		      f->flags & FIB_F_OIF ? PKT_OFF(oif) : 0;
-	uint32_t l_drop = codegen_label_new(p), l_store = codegen_label_new(p);
-	uint32_t l_nolocal = codegen_label_new(p), l_ll = codegen_label_new(p);
-	uint32_t l_tables = codegen_label_new(p), l_found = codegen_label_new(p);
-	uint32_t l_unreach = codegen_label_new(p), l_route = codegen_label_new(p);
-	uint32_t l_notany = codegen_label_new(p), l_addrtype = codegen_label_new(p);
-	uint32_t l_ret = codegen_label_new(p), l_byflags = codegen_label_new(p);
-	uint32_t l_outdev = codegen_label_new(p);
+	uint32_t l_ll = codegen_label_new(p), l_tables = codegen_label_new(p);
+	uint32_t l_found = codegen_label_new(p), l_outdev = codegen_label_new(p);
 	int i;
 
-	/* no IPv6 header: break */
-	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, IPV6_HDR_LEN, 0), ec->l_break);
 	/* custom rules, source-specific routes, nexthop objects: fail closed */
 	emit_custom_rules(p, env->off.net_fib6_custom, l_drop);
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_BUF_OFF, 32));
@@ -555,33 +533,18 @@ static void fib_emit_type6(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB6_F_SUBTREES | FIB6_F_NHOBJ));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
-	/* 1. ret = the device has the address ? LOCAL : 0 */
-	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, SHAPE_KEY_OFF, 0));
-	if (dev) {
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, dev));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_nolocal);
-		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 8));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, FIB6_TABLE_LOCAL));
-		emit_lookup6_in(p, env, addr);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_nolocal);
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, type)));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, RTN_LOCAL, 0), l_nolocal);
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, FIB6_PLEN_SHIFT));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 128, 0), l_nolocal);
-		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_KEY_OFF, RTN_LOCAL));
-		codegen_label_bind(p, l_nolocal);
+	/* r9 = the local table's id: the device's with @dev_tables or for
+	 * a link-local address (the given device, else skb->dev: the input
+	 * device before routing, then the output device) */
+	if (!dev_tables) {
+		emit_linklocal(p, addr, l_ll);
+		codegen_emit(p, INSN_MOV64_IMM(R9, FIB6_TABLE_LOCAL));
+		codegen_emit_jmp(p, INSN_JA(0), l_tables);
+		codegen_label_bind(p, l_ll);
 	}
-	/* 2. the route: r9 = its table id (the device's for link-local) */
-	emit_linklocal(p, addr, l_ll);
-	codegen_emit(p, INSN_MOV64_IMM(R9, FIB6_TABLE_LOCAL));
-	codegen_emit_jmp(p, INSN_JA(0), l_tables);
-	codegen_label_bind(p, l_ll);
 	if (dev) {
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, dev));
 	} else {
-		/* skb->dev: the input device before routing, then the
-		 * output device */
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_state));
 		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1, env->off.st_hook));
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, PKT_OFF(iif)));
@@ -592,42 +555,55 @@ static void fib_emit_type6(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R9, 8));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R9, FIB6_TABLE_LOCAL));
 	codegen_label_bind(p, l_tables);
+	/* the local table, then main's; none: @l_none */
 	codegen_emit(p, INSN_MOV64_REG(R1, R9));
 	emit_lookup6_in(p, env, addr);
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_found);
 	codegen_emit(p, INSN_MOV64_REG(R1, R9));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R1, FIB6_TABLE_LOCAL - FIB6_TABLE_MAIN));
 	emit_lookup6_in(p, env, addr);
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_unreach);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_none);
 	codegen_label_bind(p, l_found);
 	codegen_emit(p, INSN_MOV64_REG(R9, R0));
 	/* a dead first route: which route is taken is not known */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, flags)));
-	codegen_emit(p, INSN_MOV64_REG(R2, R1));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, FIB6_F_TYPE_INEXACT));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_drop);
-	/* a reject route: its error */
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB6_F_TYPE_INEXACT));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
+}
+
+/* codegen_emit_fib6_has_addr: see codegen.h */
+void codegen_emit_fib6_has_addr(struct codegen_prog *p,
+				const struct codegen_expr_ctx *ec, int16_t addr,
+				int16_t dev, uint32_t l_no)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, dev));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_no);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 8));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, FIB6_TABLE_LOCAL));
+	emit_lookup6_in(p, ec->env, addr);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_no);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, type)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, RTN_LOCAL, 0), l_no);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, FIB6_PLEN_SHIFT));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 128, 0), l_no);
+}
+
+/* codegen_emit_fib6_anycast: see codegen.h */
+void codegen_emit_fib6_anycast(struct codegen_prog *p, int16_t addr,
+			       uint32_t l_yes)
+{
+	uint32_t l_no = codegen_label_new(p);
+	int i;
+
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R9, offsetof(struct codegen_fib4_val, type)));
-	codegen_emit(p, INSN_MOV64_REG(R2, R1));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, FIB4_F_ERROR));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R2, 0, 0), l_route);
-	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_BLACKHOLE));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_BLACKHOLE, 0), l_store);
-	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_PROHIBIT));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_PROHIBIT, 0), l_store);
-	codegen_label_bind(p, l_unreach);
-	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_UNREACHABLE));
-	codegen_emit_jmp(p, INSN_JA(0), l_store);
-	/* 3. anycast: an anycast route, or a route's own prefix address
-	 * (prefix shorter than 127, no gateway: the bits past it all 0) */
-	codegen_label_bind(p, l_route);
-	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_ANYCAST));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_ANYCAST, 0), l_store);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_ANYCAST, 0), l_yes);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, flags)));
 	codegen_emit(p, INSN_MOV64_REG(R2, R1));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R2, FIB6_F_GW));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_notany);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_no);
 	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, FIB6_PLEN_SHIFT));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R1, 127, 0), l_notany);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R1, 127, 0), l_no);
 	/* the address's bits from the prefix length on, 8 at a time: byte
 	 * i is masked with 0xff >> (plen - 8i) when plen > 8i */
 	for (i = 0; i < 16; i++) {
@@ -636,29 +612,77 @@ static void fib_emit_type6(struct codegen_prog *p, const struct expr_fib *f,
 		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, (int16_t)(addr + i)));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLE, R1, 8 * i, 0), l_full);
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JGE, R1, 8 * i + 8, 0), l_next);
-		/* r2 &= 0xff >> (plen - 8i) */
 		codegen_emit(p, INSN_MOV64_IMM(R4, 0xff));
 		codegen_emit(p, INSN_MOV64_REG(R5, R1));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_SUB, R5, 8 * i));
 		codegen_emit(p, INSN_ALU64_REG(BPF_RSH, R4, R5));
 		codegen_emit(p, INSN_ALU64_REG(BPF_AND, R2, R4));
 		codegen_label_bind(p, l_full);
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_notany);
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_no);
 		codegen_label_bind(p, l_next);
 	}
-	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_ANYCAST));
+	codegen_emit_jmp(p, INSN_JA(0), l_yes);
+	codegen_label_bind(p, l_no);
+}
+
+/*
+ * regs[dreg] = __nft_fib6_eval_type() (6.18): RTN_LOCAL if the address
+ * is one of the device's (iif/oif: nf_ipv6_chk_addr(), the device's
+ * local /128 route); then nf_ip6_route(): no route, a reject route:
+ * unreachable, blackhole (-EINVAL), prohibit (-EACCES); an anycast
+ * route or the subnet-router anycast address of a route without a
+ * gateway (ipv6_anycast_destination()): anycast; a local route (no
+ * device given): local; else by ipv6_addr_type(): multicast, unicast or
+ * unspec. The stack slot SHAPE_KEY_OFF keeps the local answer.
+ */
+static void fib_emit_type6(struct codegen_prog *p, const struct expr_fib *f,
+			   const struct codegen_expr_ctx *ec)
+{
+	int16_t addr = (int16_t)(ST_NHC_OFF + (f->flags & FIB_F_DADDR ?
+					       IPV6_DADDR_OFF : IPV6_SADDR_OFF));
+	int16_t dev = f->flags & FIB_F_IIF ? PKT_OFF(iif) :
+		      f->flags & FIB_F_OIF ? PKT_OFF(oif) : 0;
+	uint32_t l_drop = codegen_label_new(p), l_store = codegen_label_new(p);
+	uint32_t l_nolocal = codegen_label_new(p), l_unreach = codegen_label_new(p);
+	uint32_t l_route = codegen_label_new(p), l_anycast = codegen_label_new(p);
+	uint32_t l_byflags = codegen_label_new(p);
+
+	/* no IPv6 header: break */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(nhc_len)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, IPV6_HDR_LEN, 0), ec->l_break);
+	/* 1. ret = the device has the address ? LOCAL : 0 */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R10, SHAPE_KEY_OFF, 0));
+	if (dev) {
+		codegen_emit_fib6_has_addr(p, ec, addr, dev, l_nolocal);
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_KEY_OFF, RTN_LOCAL));
+		codegen_label_bind(p, l_nolocal);
+	}
+	/* 2. the route (r9) */
+	codegen_emit_fib6_route(p, ec, addr, dev, false, l_drop, l_unreach);
+	/* a reject route: its error */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, flags)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R9, offsetof(struct codegen_fib4_val, type)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB4_F_ERROR));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_route);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_BLACKHOLE));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_BLACKHOLE, 0), l_store);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_PROHIBIT));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_PROHIBIT, 0), l_store);
+	codegen_label_bind(p, l_unreach);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_UNREACHABLE));
 	codegen_emit_jmp(p, INSN_JA(0), l_store);
-	codegen_label_bind(p, l_notany);
+	/* 3. anycast */
+	codegen_label_bind(p, l_route);
+	codegen_emit_fib6_anycast(p, addr, l_anycast);
 	/* 4. a local route without a device: local */
 	if (!dev) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R9, offsetof(struct codegen_fib4_val, type)));
 		codegen_emit(p, INSN_MOV64_IMM(R2, RTN_LOCAL));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, RTN_LOCAL, 0), l_store);
 	}
 	/* 5. the device's local answer, else the address's kind */
-	codegen_label_bind(p, l_ret);
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R10, SHAPE_KEY_OFF));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R2, 0, 0), l_store);
-	codegen_label_bind(p, l_addrtype);
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, addr));
 	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_MULTICAST));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0xff, 0), l_store);
@@ -675,6 +699,9 @@ static void fib_emit_type6(struct codegen_prog *p, const struct expr_fib *f,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, (int16_t)(addr + 12)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_store);
 	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_UNSPEC));
+	codegen_emit_jmp(p, INSN_JA(0), l_store);
+	codegen_label_bind(p, l_anycast);
+	codegen_emit(p, INSN_MOV64_IMM(R2, RTN_ANYCAST));
 	codegen_emit_jmp(p, INSN_JA(0), l_store);
 	/* fail closed: regs->verdict.code = NF_DROP; stop the rule */
 	codegen_label_bind(p, l_drop);
