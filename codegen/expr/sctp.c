@@ -3,8 +3,8 @@
  * sctp.c - exthdr sctp chunks (nft_exthdr.c nft_exthdr_sctp_eval(), get
  * form), emitted for codegen/expr/exthdr.c:
  *
- *	not SCTP, or a non-first fragment: not found. Else the chunks after
- *	the 12-byte common header, from offset thoff + 12 on: read the
+ *	not SCTP (pkt->tprot): not found. Else the chunks after the
+ *	12-byte common header, from offset thoff + 12 on: read the
  *	4-byte chunk header {type, flags, be16 length} (past the packet, or
  *	a length of 0: the walk ends, not found); the first chunk of the
  *	type asked for is the one (present: 1; else the walk ends without
@@ -12,6 +12,12 @@
  *	packet, then len bytes at chunk + offset); else on to the next one
  *	at offset + length rounded up to 4, while offset < skb->len.
  *	Not found: present: 0, else NFT_BREAK.
+ *
+ * This kernel (6.18) walks later fragments too, from the thoff it gives
+ * them: an IPv4 one's data after the IP header, an IPv6 one's skb->data
+ * (its thoff is 0) (measured: tests/dataplane p26+frag, n11+frag). The
+ * offsets are the kernel's, from its skb->data: the packet view, but the
+ * link layer header at tc egress (emit_dynptr_data()).
  *
  * The walk is a bpf_loop (one chunk a step). Each step moves at least 4
  * bytes, so LOOP_MAX steps cover any packet (skb->len < 4 * LOOP_MAX);
@@ -99,6 +105,44 @@ static uint32_t cb_label(struct codegen_prog *p)
 	return l;
 }
 
+/*
+ * the packet as the kernel's skb->data sees it, a dynptr at fp-88 (r8 =
+ * ctx, r6 = st): the packet view, but at tc egress, where the kernel's
+ * skb->data is the link layer header, the whole skb
+ */
+static void emit_dynptr_data(struct codegen_prog *p,
+			     const struct codegen_env *env)
+{
+	if (env->ctx != CODEGEN_CTX_TC_EGRESS) {
+		codegen_emit_dynptr(p, env, R8, FP(0));
+		return;
+	}
+	/* bpf_dynptr_from_skb(ctx, 0, fp-88) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R8));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit(p, INSN_MOV64_REG(R3, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, FP(0)));
+	codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_from_skb));
+}
+
+/*
+ * r1 = nft_thoff(pkt) in the frame of emit_dynptr_data(): pkt.thoff; at
+ * tc egress pkt.thoff + view_off, but for an IPv6 later fragment, whose
+ * thoff is the kernel's 0 (skb->data), 0
+ */
+static void emit_thoff(struct codegen_prog *p, const struct codegen_env *env)
+{
+	uint32_t l_done = codegen_label_new(p);
+
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(thoff)));
+	if (env->ctx != CODEGEN_CTX_TC_EGRESS)
+		return;
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_done);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R2, R6, PKT_OFF(view_off)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R2));
+	codegen_label_bind(p, l_done);
+}
+
 void codegen_exthdr_sctp_emit(struct codegen_prog *p,
 			      const struct expr_exthdr *x,
 			      const struct codegen_expr_ctx *ec)
@@ -107,17 +151,15 @@ void codegen_exthdr_sctp_emit(struct codegen_prog *p,
 	uint32_t l_absent = codegen_label_new(p), l_end = codegen_label_new(p);
 	uint32_t l_cb = cb_label(p);
 
-	/* not SCTP (pkt->tprot), or a non-first fragment: not found */
+	/* not SCTP (pkt->tprot): not found */
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L4PROTO));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_absent);
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(l4proto)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, IPPROTO_SCTP_, 0), l_absent);
-	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_absent);
-	/* the packet view at fp-88; off = thoff + 12, want = type, clen = 0 */
-	codegen_emit_dynptr(p, env, R8, FP(0));
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R6, PKT_OFF(thoff)));
+	/* the packet at fp-88; off = thoff + 12, want = type, clen = 0 */
+	emit_dynptr_data(p, env);
+	emit_thoff(p, env);
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, SCTP_HDR_LEN));
 	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, FP(C_OFF)));
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, FP(C_WANT), x->type));
@@ -143,11 +185,18 @@ void codegen_exthdr_sctp_emit(struct codegen_prog *p,
 		/* if off + clen > skb->len: break */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R10, FP(C_OFF)));
 		codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R1, R2));
-		codegen_emit_view_len(p, env, R3, R4);
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R6, PKT_OFF(len)));
 		codegen_emit_jmp(p, INSN_JMP_REG(BPF_JGT, R1, R3, 0), ec->l_break);
-		/* r0 = slice(off + offset, len); regs[reg..] = r0[0, len) */
+		/* r0 = bpf_dynptr_slice(fp-88, off + offset, buf, len), none:
+		 * break; regs[reg..] = r0[0, len) */
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, x->offset));
-		codegen_emit_slice(p, env, x->len, ec->l_break);
+		codegen_emit(p, INSN_MOV64_REG(R1, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R1, FP(0)));
+		codegen_emit(p, INSN_MOV64_REG(R3, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R3, SHAPE_BUF_OFF));
+		codegen_emit(p, INSN_MOV64_IMM(R4, x->len));
+		codegen_emit(p, INSN_CALL_KFUNC(env->kf_dynptr_slice));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), ec->l_break);
 		codegen_emit_copy_to_reg(p, x->reg, R0, 0, x->len);
 		codegen_emit_jmp(p, INSN_JA(0), l_end);
 	}

@@ -2,7 +2,8 @@
 /*
  * expr_sctp.c - exthdr sctp chunks by test run: the first chunk of a type,
  * padding, zero-length and truncated chunks, the bounds checks of a field
- * load, a walk of many chunks, non-SCTP packets and non-first fragments.
+ * load, a walk of many chunks, non-SCTP packets and non-first fragments
+ * (IPv4: the fragment's data; IPv6: from skb->data, its thoff being 0).
  */
 #include "tests/codegen/model.h"
 #include "expr/exthdr.h"
@@ -202,8 +203,12 @@ Test(expr_sctp, not_sctp_or_non_first_fragment)
 	rule(3, 0, 1, EXTHDR_F_PRESENT, &one);
 	n = sctp4(pkt, 17, 0, three, sizeof(three));
 	cr_assert_eq(run(pkt, n), NF_ACCEPT, "udp");
+	/* 6.18 walks a later fragment's data as if it began with the header */
 	n = sctp4(pkt, 132, 0x0002, three, sizeof(three));
-	cr_assert_eq(run(pkt, n), NF_ACCEPT, "a non-first fragment");
+	cr_assert_eq(run(pkt, n), NF_DROP, "a non-first fragment");
+	pkt[32 + 20 + 20] = 4;
+	cr_assert_eq(run(pkt, n), NF_ACCEPT);
+	pkt[32 + 20 + 20] = 3;
 	n = sctp4(pkt, 132, 0x2000, three, sizeof(three));	/* MF */
 	cr_assert_eq(run(pkt, n), NF_DROP, "a first fragment");
 	rule_del();
@@ -213,4 +218,32 @@ Test(expr_sctp, not_sctp_or_non_first_fragment)
 	rule_del();
 	rule(0, 1, 1, 0, &flags);
 	cr_assert_eq(run(pkt, n), NF_ACCEPT, "udp: a load breaks");
+}
+
+/* an IPv6 later fragment: thoff 0, so the walk starts 12 bytes into the
+ * IPv6 header, in the source address */
+Test(expr_sctp, ipv6_later_fragment_walks_from_skb_data)
+{
+	uint8_t pkt[128] = { 0 }, one = 1;
+
+	rule(3, 0, 1, EXTHDR_F_PRESENT, &one);
+	pkt[0] = 0x60;
+	pkt[5] = 8 + 16;
+	pkt[6] = 44;
+	pkt[7] = 64;
+	pkt[12] = 3;	/* source address bytes 4..7: a sack chunk of 4 */
+	pkt[15] = 4;
+	pkt[23] = 1;
+	pkt[39] = 2;
+	pkt[40] = 132;	/* fragment header: sctp, offset 8, no more */
+	pkt[43] = 8;
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, 40 + 8 + 16), NF_DROP);
+	pkt[12] = 4;
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, 40 + 8 + 16), NF_ACCEPT);
+	pkt[12] = 3;
+	pkt[43] = 0;	/* a first fragment: the chunks after its 12 bytes */
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, 40 + 8 + 16), NF_ACCEPT);
+	pkt[48 + 12] = 3;
+	pkt[48 + 15] = 4;
+	cr_assert_eq(tm_run(&net, base, 10, HOOK_OUT, pkt, 40 + 8 + 16), NF_DROP);
 }
