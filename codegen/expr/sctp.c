@@ -33,9 +33,10 @@
 #define SCTP_HDR_LEN	12
 #define LOOP_MAX	(1u << 23)	/* BPF_MAX_LOOPS */
 
-/* the walk's context, the shape frame's [fp-88, fp-52): the packet view
- * (a dynptr), then u32 off (the chunk's view offset), u32 want (the type
- * asked for), u32 clen (the found chunk's length; 0: none), 4-byte buf */
+/* the walk's context, the shape frame's [fp-88, fp-56): the packet from
+ * the kernel's skb->data (a dynptr, emit_dynptr_data()), then u32 off (the
+ * chunk's offset in it), u32 want (the type asked for), u32 clen (the
+ * found chunk's length; 0: none), a 4-byte buffer */
 #define CTX_OFF		SHAPE_DYNPTR_OFF
 #define C_OFF		16
 #define C_WANT		20
