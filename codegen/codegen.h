@@ -1397,6 +1397,19 @@ extern const struct codegen_expr_ops codegen_expr_limit;
 extern const struct codegen_expr_ops codegen_expr_quota;
 extern const struct codegen_expr_ops codegen_expr_reject;
 
+/* --- exthdr sctp chunks (codegen/expr/sctp.c) --- */
+
+struct expr_exthdr;
+/*
+ * codegen_exthdr_sctp_emit - the get form of an exthdr sctp chunk
+ * expression @x (nft_exthdr_sctp_eval()): a bpf_loop walk of the chunks;
+ * shape code (r6 = st, r8 = ctx), clobbers r0-r5, r9 and the shape
+ * frame's buffer, key and dynptr slots
+ */
+void codegen_exthdr_sctp_emit(struct codegen_prog *p,
+			      const struct expr_exthdr *x,
+			      const struct codegen_expr_ctx *ec);
+
 /* --- named objects (codegen/expr/objref.c) --- */
 
 struct object;

@@ -29,7 +29,7 @@ static int exthdr_check(const struct expr *e, struct dp_error *err)
 
 	if (x->form != EXTHDR_GET ||
 	    (x->op != EXTHDR_OP_IPV6 && x->op != EXTHDR_OP_TCPOPT &&
-	     x->op != EXTHDR_OP_IPV4)) {
+	     x->op != EXTHDR_OP_IPV4 && x->op != EXTHDR_OP_SCTP)) {
 		snprintf(err->buf, sizeof(err->buf),
 			 "exthdr %s%s is not supported by the nfbpf dataplane yet",
 			 x->op < 5 ? ops[x->op] : "?",
@@ -491,6 +491,8 @@ static void exthdr_emit(struct codegen_prog *p, const struct expr *e,
 		emit_tcpopt(p, x, ec);
 	else if (x->op == EXTHDR_OP_IPV4)
 		emit_ipv4(p, x, ec);
+	else if (x->op == EXTHDR_OP_SCTP)
+		codegen_exthdr_sctp_emit(p, x, ec);
 	else
 		emit_ipv6(p, x, ec);
 }

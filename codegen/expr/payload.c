@@ -6,7 +6,8 @@
  * which is the network header at every ip/ip6/inet netfilter hook, and
  * the network header in tc programs too. NH = 0, TH = pkt.thoff (breaks without a
  * transport header or on a non-first fragment, as nft_payload_eval),
- * LL = the mac header (breaks unless it was set and is non-empty).
+ * LL = the mac header (breaks unless it was set and is non-empty),
+ * INNER = past the transport header (emit_inner_offset()).
  *
  * The set form (nft_payload_set_eval(), mangling) runs in tc programs
  * only (netdev, bridge and arp tables, inet ingress chains): the packet
@@ -87,7 +88,7 @@ static int payload_check(const struct expr *e, struct dp_error *err)
 
 	if (pl->is_set)
 		return set_check(pl, err);
-	if (pl->base > PAYLOAD_TH) {
+	if (pl->base > PAYLOAD_INNER) {
 		snprintf(err->buf, sizeof(err->buf),
 			 "payload base %u is not supported by the nfbpf dataplane yet",
 			 pl->base);
@@ -653,6 +654,75 @@ void codegen_emit_pkt_refresh(struct codegen_prog *p, const struct codegen_env *
 	codegen_label_bind(p, l_end);
 }
 
+/*
+ * r2 = the inner header's view offset (nft_payload_inner_offset()), or
+ * break: none without a transport header or on a non-first fragment;
+ * UDP: thoff + 8; TCP: thoff + doff * 4 (its 20-byte header must be in
+ * the packet); GRE version 0 without the routing flag: thoff + 4, + 4
+ * for each of checksum (with reserved1), key and sequence number (its
+ * 4-byte base header must be in the packet); IPIP: thoff; any other
+ * protocol: none
+ */
+#define INNER_UDP	17
+#define INNER_TCP	6
+#define INNER_GRE	47
+#define INNER_IPIP	4
+static void emit_inner_offset(struct codegen_prog *p,
+			      const struct codegen_expr_ctx *ec)
+{
+	uint32_t l_tcp = codegen_label_new(p), l_gre = codegen_label_new(p);
+	uint32_t l_done = codegen_label_new(p);
+	int i;
+
+	/* if !(pkt.flags & L4PROTO) || pkt.fragoff goto break */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_L4PROTO));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, PKT_OFF(fragoff)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), ec->l_break);
+	/* r2 = thoff; r1 = l4proto */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(l4proto)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, INNER_IPIP, 0), l_done);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, INNER_TCP, 0), l_tcp);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, INNER_GRE, 0), l_gre);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, INNER_UDP, 0), ec->l_break);
+	/* udp: r2 = thoff + 8 */
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 8));
+	codegen_emit_jmp(p, INSN_JA(0), l_done);
+	/* tcp: r0 = slice(thoff, 20); r2 = thoff + (r0[12] >> 4) * 4 */
+	codegen_label_bind(p, l_tcp);
+	codegen_emit_slice(p, ec->env, 20, ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 12));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_RSH, R1, 4));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R2, R1));
+	codegen_emit_jmp(p, INSN_JA(0), l_done);
+	/* gre: r0 = slice(thoff, 4); r1 = flags byte 0, version (flags
+	 * byte 1 & 7) != 0 or routing (0x40): break */
+	codegen_label_bind(p, l_gre);
+	codegen_emit_slice(p, ec->env, 4, ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 1));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 0x07, 0), ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R1, 0x40, 0), ec->l_break);
+	/* r2 = thoff + 4, + 4 for each of csum (0x80), key (0x20), seq (0x10) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 4));
+	for (i = 0; i < 3; i++) {
+		static const int bit[3] = { 0x80, 0x20, 0x10 };
+		uint32_t l_no = codegen_label_new(p);
+
+		codegen_emit(p, INSN_MOV64_REG(R3, R1));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R3, bit[i]));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R3, 0, 0), l_no);
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, 4));
+		codegen_label_bind(p, l_no);
+	}
+	codegen_label_bind(p, l_done);
+}
+
 static void payload_emit(struct codegen_prog *p, const struct expr *e,
 			 const struct codegen_expr_ctx *ec)
 {
@@ -689,6 +759,11 @@ static void payload_emit(struct codegen_prog *p, const struct expr *e,
 		emit_cached(p, pl, PKT_OFF(thc_len), ST_THC_OFF, PKT_THC, l_end);
 		/* r2 = pkt.thoff + offset */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R6, PKT_OFF(thoff)));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, pl->offset));
+		break;
+	case PAYLOAD_INNER:
+		/* r2 = inner offset + offset */
+		emit_inner_offset(p, ec);
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, pl->offset));
 		break;
 	case PAYLOAD_LL:

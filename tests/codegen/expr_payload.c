@@ -198,12 +198,6 @@ Test(expr_payload, refuses_set_and_inner)
 	cr_assert_str_eq(err.msg, "payload set (mangling) in an inet non-ingress chain: netfilter hook programs see packets read-only (nfbpf mangles in netdev, bridge, arp, inet ingress chains)");
 	free(r->exprs);
 	free(r);
-	tm_payload(&rb, PAYLOAD_INNER, 0, 2, 4);
-	r = tm_rule_new(base, &rb);
-	cr_assert_eq(dataplane_rule_check(base, r, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "payload base 3 is not supported by the nfbpf dataplane yet");
-	free(r->exprs);
-	free(r);
 }
 
 Test(expr_payload, ipv6_auth_routing_and_any_number_of_headers)

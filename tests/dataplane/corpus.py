@@ -508,6 +508,72 @@ def build_corpus():
     add('fwd', 4, 'tcp doff 15 but only 20 bytes of header 10.1.0.2:7799->10.2.0.2:22',
         v4('10.1.0.2', '10.2.0.2', 6, raw(struct.pack('!HHIIBBHHH', 7799, 22, 1, 0, 0xf0, 2, 512, 0, 0)),
            id_=nid()), 'b0')
+    # sctp chunk walks (exthdr sctp): several chunks with padding, a zero
+    # length that ends the walk, a chunk longer than the packet, a chunk
+    # header cut short, many small chunks; a first and a later fragment.
+    # The marker after the chunks reads as a chunk of type 0xd5 (its
+    # length, the id's high half, is 0: the walk ends there)
+    def chunk(typ, flags, body, length=None, padded=True):
+        ln = 4 + len(body) if length is None else length
+        c = struct.pack('!BBH', typ, flags, ln) + body
+        return c + b'\0' * (-len(c) % 4 if padded else 0)
+
+    def sctp_pkt(sport, dport, chunks):
+        return raw(struct.pack('!HHII', sport, dport, 0x5ca1ab1e, 0) + chunks)
+
+    init_body = struct.pack('!IIHHI', 0x11, 0x1000, 7, 5, 0x22)
+    sctp_cases = [
+        ('data (len 17, padded) + init + sack + heartbeat',
+         chunk(0, 3, pad(13)) + chunk(1, 0, init_body) + chunk(3, 0, pad(12)) + chunk(4, 0, pad(4))),
+        ('init (2 inbound streams) + cookie echo (len 10, padded)',
+         chunk(1, 0, struct.pack('!IIHHI', 0x33, 0x2000, 1, 2, 0x44)) + chunk(10, 0, pad(6))),
+        ('data flags 2 + data flags 1 (first data counts)',
+         chunk(0, 2, pad(12)) + chunk(0, 1, pad(12))),
+        ('abort with zero length, then sack (walk ends)',
+         chunk(6, 1, b'', length=0) + chunk(3, 0, pad(12))),
+        ('shutdown + init whose length (64) passes the packet end',
+         chunk(7, 0, pad(4)) + chunk(1, 0, init_body, length=64)),
+        ('sack len 7 (padding 1) then shutdown ack',
+         chunk(3, 0, pad(3)) + chunk(8, 0, b'')),
+        ('a 2-byte chunk header', b'\x03\x00'),
+        ('no chunks', b''),
+        ('100 error chunks then shutdown complete',
+         b''.join(chunk(9, 0, b'') for _ in range(100)) + chunk(14, 1, b'')),
+        ('heartbeat ack + asconf (type 193) + forward tsn (type 192)',
+         chunk(5, 0, pad(8)) + chunk(193, 0, pad(8)) + chunk(192, 0, pad(4))),
+    ]
+    for k, (what, chunks) in enumerate(sctp_cases):
+        add('fwd', 4, 'sctp %s 10.1.0.2:%d->10.2.0.2:9' % (what, 7900 + k),
+            v4('10.1.0.2', '10.2.0.2', 132, sctp_pkt(7900 + k, 9, chunks), id_=nid()), 'b0')
+        add('fwd', 6, 'sctp %s [fd01::2]:%d->[fd02::2]:9' % (what, 7900 + k),
+            v6('fd01::2', 'fd02::2', 132, sctp_pkt(7900 + k, 9, chunks)), 'b0')
+    add('fwd', 4, 'sctp first fragment (MF) init + sack 10.1.0.2:7950->10.2.0.2:9',
+        v4('10.1.0.2', '10.2.0.2', 132, sctp_pkt(7950, 9, chunk(1, 0, init_body) + chunk(3, 0, pad(4))),
+           id_=4646, mf=True), 'b0')
+    add('fwd', 4, 'sctp non-first fragment off 8 (bytes look like init + sack) 10.1.0.2->10.2.0.2',
+        v4('10.1.0.2', '10.2.0.2', 132, sctp_pkt(7950, 9, chunk(1, 0, init_body) + chunk(3, 0, pad(4))),
+           id_=4646, frag=8), 'b0')
+    add('fwd', 6, 'sctp non-first fragment off 8 (bytes look like init + sack) fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 132, sctp_pkt(7950, 9, chunk(1, 0, init_body) + chunk(3, 0, pad(4))),
+           ext=[frag6(8, False, 4646)]), 'b0')
+    # inner header (@ih): GRE version 0 with and without its optional
+    # fields, with routing, version 1; IPIP; udp/tcp are everywhere above
+    inner4 = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 40, 0x14, 0, 64, 17, 0, ip4('10.7.0.1'), ip4('10.7.0.2'))
+    for k, (flags, what) in enumerate(((0x0000, 'plain'), (0xb000, 'csum key seq'), (0x2000, 'key'),
+                                       (0x1000, 'seq'), (0x4000, 'routing'), (0x2001, 'version 1 key'),
+                                       (0x8000, 'csum'))):
+        opt = b''.join(struct.pack('!I', 0x0a0b0c00 | b) for b in (0x80, 0x20, 0x10) if flags >> 8 & b)
+        add('fwd', 4, 'gre %s (flags 0x%04x) 10.1.0.2->10.2.0.2' % (what, flags),
+            v4('10.1.0.2', '10.2.0.2', 47, raw(struct.pack('!HH', flags, 0x0800) + opt + inner4 + pad(k)),
+               id_=nid()), 'b0')
+    add('fwd', 6, 'gre key (flags 0x2000) fd01::2->fd02::2',
+        v6('fd01::2', 'fd02::2', 47, raw(struct.pack('!HHI', 0x2000, 0x0800, 0x77) + inner4)), 'b0')
+    add('fwd', 4, 'ipip 10.1.0.2->10.2.0.2 (inner 10.7.0.1->10.7.0.2)',
+        v4('10.1.0.2', '10.2.0.2', 4, raw(inner4 + pad(8)), id_=nid()), 'b0')
+    add('fwd', 4, 'gre first fragment plain 10.1.0.2->10.2.0.2',
+        v4('10.1.0.2', '10.2.0.2', 47, raw(struct.pack('!HH', 0, 0x0800) + inner4), id_=4747, mf=True), 'b0')
+    add('fwd', 4, 'gre non-first fragment off 8 10.1.0.2->10.2.0.2',
+        v4('10.1.0.2', '10.2.0.2', 47, raw(struct.pack('!HH', 0, 0x0800) + inner4), id_=4747, frag=8), 'b0')
 
     # -------- output (fw raw socket -> b) and self (fw -> fw over lo) --------
     out4 = [('10.2.0.1', '10.2.0.2', 'b0'), ('10.2.1.1', '10.2.1.2', 'b1'), ('10.2.0.1', '10.9.4.4', 'b0'),
@@ -548,6 +614,10 @@ def build_corpus():
     add('out', 4, 'gre 10.2.0.1->10.2.0.2', v4('10.2.0.1', '10.2.0.2', 47, raw(pad(12)), id_=nid()), 'b0',
         dst='10.2.0.2')
     add('out', 6, 'esp fd02::1->fd02::2', v6('fd02::1', 'fd02::2', 50, raw(pad(12))), 'b0', dst='fd02::2')
+    add('out', 4, 'sctp %s 10.2.0.1:7960->10.2.0.2:9' % sctp_cases[0][0],
+        v4('10.2.0.1', '10.2.0.2', 132, sctp_pkt(7960, 9, sctp_cases[0][1]), id_=nid()), 'b0', dst='10.2.0.2')
+    add('out', 6, 'sctp %s [fd02::1]:7961->[fd02::2]:9' % sctp_cases[4][0],
+        v6('fd02::1', 'fd02::2', 132, sctp_pkt(7961, 9, sctp_cases[4][1])), 'b0', dst='fd02::2')
     add('out', 4, 'udp first fragment 10.2.0.1:8888->10.2.0.2:53',
         v4('10.2.0.1', '10.2.0.2', 17, udp(8888, 53, pad(32)), id_=5151, mf=True), 'b0', dst='10.2.0.2')
     add('out', 4, 'udp non-first fragment off 40 10.2.0.1->10.2.0.2',
