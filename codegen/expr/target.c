@@ -5,7 +5,8 @@
  * state (REJECT sends, MARK/DSCP/TCPMSS mangle, CT/NOTRACK touch
  * conntrack, NFQUEUE queues, NFLOG feeds nfnetlink_log), and the kernel
  * refuses the standard target itself. The ones the dataplane can run
- * have a translation in codegen/xt/ (LOG, NFLOG, REJECT, ebtables mark); every other one is refused at
+ * have a translation in codegen/xt/ (LOG, NFLOG, REJECT, ebtables mark,
+ * log and nflog); every other one is refused at
  * commit, naming the extension, until the dataplane can do what it does.
  */
 #include <errno.h>
@@ -20,6 +21,8 @@ static const struct codegen_xt_ops *const xt_targets[] = {
 	&codegen_xt_reject4,
 	&codegen_xt_reject6,
 	&codegen_xt_ebt_mark,
+	&codegen_xt_ebt_log,
+	&codegen_xt_ebt_nflog,
 };
 
 static const struct codegen_xt_ops *xt_ops(const struct expr_xt *x)
