@@ -241,6 +241,9 @@ side() {
 	[ -e "$work/ready$x" ] || { echo "log_l2 e2e: listener $x not ready"; cat "$work/nflog$x"; return 1; }
 	frames "$x" || return 1
 	wait $lpid
+	{ ip netns exec "$fw" "$@" ebtables-nft -L --Lc
+	  ip netns exec "$fw" "$@" ebtables-nft -t nat -L --Lc; } 2>&1 |
+		sed "s/$tag$x /T /" > "$work/eblist$x"
 }
 
 echo 1 > $sysctl
@@ -265,6 +268,9 @@ nm=$(grep -c " type 0x400 " "$work/nflogk")
 echo "log_l2 e2e: kernel sent $nm NFLOG packet messages, nfbpfd $(grep -c " type 0x400 " "$work/nflogb")"
 if [ "$nm" -ne $COUNT ] || ! diff -u "$work/nflogk" "$work/nflogb"; then
 	echo "log_l2 e2e: NFLOG messages differ"; fail=1
+fi
+if ! grep -q 'pcnt = [1-9]' "$work/eblistk" || ! diff -u "$work/eblistk" "$work/eblistb"; then
+	echo "log_l2 e2e: ebtables-nft listings differ"; fail=1
 fi
 if [ $fail = 1 ]; then
 	echo "log_l2 e2e: FAIL"; cat "$work/raw"; tail "$work/nfbpfd.log"; exit 1
