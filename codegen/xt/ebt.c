@@ -3,7 +3,8 @@
  * ebt.c - ebtables matches of the bridge family, as ebtables-nft sends
  * them through nft_compat: ip (net/bridge/netfilter/ebt_ip.c ebt_ip_mt),
  * vlan (ebt_vlan.c ebt_vlan_mt), arp (ebt_arp.c ebt_arp_mt), mark_m
- * (ebt_mark_m.c) and ip6 (ebt_ip6.c); and the mark target (ebt_mark.c). They
+ * (ebt_mark_m.c), ip6 (ebt_ip6.c) and stp (ebt_stp.c); and the mark
+ * target (ebt_mark.c). They
  * read the packet from skb->data, the network header at the bridge's
  * hooks (the view's start here).
  */
@@ -706,4 +707,136 @@ const struct codegen_xt_ops codegen_xt_ebt_ip6 = {
 	.name = "ip6", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 76,
 	.const_off = 0, .const_size = 76, .shape = ebt_ip6_shape,
 	.emit = ebt_ip6_emit,
+};
+
+/*
+ * stp: struct ebt_stp_info { u8 type @0; struct ebt_stp_config_info
+ * { u8 flags @4; u16 root_priol @6, root_priou @8; u8 root_addr[6] @10,
+ * root_addrmsk[6] @16; u32 root_costl @24, root_costu @28; u16
+ * sender_priol @32, sender_priou @34; u8 sender_addr[6] @36,
+ * sender_addrmsk[6] @42; u16 portl @48, portu @50, msg_agel @52, msg_ageu
+ * @54, max_agel @56, max_ageu @58, hello_timel @60, hello_timeu @62,
+ * forward_delayl @64, forward_delayu @66 }; u16 bitmask @68, invflags
+ * @70 }, host order (ebt_stp.c ebt_stp_mt): the 6 bytes at skb->data
+ * must be 42 42 03 00 00 00 (the kernel compares the type byte too: only
+ * configuration BPDUs get past), then --stp-type; with any config option
+ * the 31 bytes of the configuration BPDU after them (none: false), each
+ * field (big endian) in its range or equal under its mask, NF_INVF.
+ */
+#define EBT_STP_TYPE		0x0001
+#define EBT_STP_FLAGS		0x0002
+#define EBT_STP_ROOTPRIO	0x0004
+#define EBT_STP_ROOTADDR	0x0008
+#define EBT_STP_ROOTCOST	0x0010
+#define EBT_STP_SENDERPRIO	0x0020
+#define EBT_STP_SENDERADDR	0x0040
+#define EBT_STP_PORT		0x0080
+#define EBT_STP_MSGAGE		0x0100
+#define EBT_STP_MAXAGE		0x0200
+#define EBT_STP_HELLOTIME	0x0400
+#define EBT_STP_FWDD		0x0800
+#define EBT_STP_CONFIG_MASK	0x0ffe
+
+static uint16_t stp_u16(const struct expr_xt *x, size_t off)
+{
+	uint16_t v;
+
+	memcpy(&v, x->info + off, 2);
+	return v;
+}
+
+static void ebt_stp_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	codegen_key_put(k, &x->info[68], 4);
+}
+
+/* the 6 bytes at r0 + @poff against addr @acoff under mask @mcoff
+ * (ether_addr_equal_masked()), NF_INVF; r1-r3 clobbered */
+static void stp_mac(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+		    int16_t poff, int16_t acoff, int16_t mcoff, bool inv)
+{
+	int i;
+
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	for (i = 0; i < 6; i++) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, poff + i));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + acoff + i));
+		codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R1, R2));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + mcoff + i));
+		codegen_emit(p, INSN_ALU64_REG(BPF_AND, R1, R2));
+		codegen_emit(p, INSN_ALU64_REG(BPF_OR, R3, R1));
+	}
+	codegen_emit(p, INSN_MOV64_REG(R1, R3));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	invf(p, ec, BPF_JNE, inv);
+}
+
+/* the big endian u16 at r0 + @poff in [u16 @coff, u16 @coff + 2] ^ inv */
+static void stp_u16_range(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+			  int16_t poff, int16_t coff, bool inv)
+{
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R0, poff));
+	codegen_emit(p, INSN_TO_BE(R1, 16));
+	codegen_xt_emit_port_range(p, ec, ec->cbase + coff, inv);
+}
+
+static void ebt_stp_emit(struct codegen_prog *p, const struct expr_xt *x,
+			 const struct codegen_expr_ctx *ec)
+{
+	static const struct { uint16_t bit; int16_t poff, coff; } r16[] = {
+		{ EBT_STP_ROOTPRIO, 1, 6 }, { EBT_STP_SENDERPRIO, 13, 32 },
+		{ EBT_STP_PORT, 21, 48 }, { EBT_STP_MSGAGE, 23, 52 },
+		{ EBT_STP_MAXAGE, 25, 56 }, { EBT_STP_HELLOTIME, 27, 60 },
+		{ EBT_STP_FWDD, 29, 64 },
+	};
+	uint16_t bits = stp_u16(x, 68), inv = stp_u16(x, 70);
+	size_t i;
+
+	/* r0 = skb_header_pointer(skb, 0, 6): none: false; the header
+	 * 42 42 03 00 00 00, else false */
+	codegen_emit(p, INSN_MOV64_IMM(R2, 0));
+	codegen_emit_slice(p, ec->env, 6, ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, 0));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0x00034242, 0), ec->l_break);
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R0, 4));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), ec->l_break);
+	if (bits & EBT_STP_TYPE) {
+		/* info->type != sp->type (0 here) */
+		codegen_emit(p, INSN_MOV64_IMM(R1, 0));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase));
+		invf(p, ec, BPF_JNE, inv & EBT_STP_TYPE);
+	}
+	if (!(bits & EBT_STP_CONFIG_MASK))
+		return;
+	/* r0 = the configuration BPDU, 31 bytes at 6: none: false */
+	codegen_emit(p, INSN_MOV64_IMM(R2, 6));
+	codegen_emit_slice(p, ec->env, 31, ec->l_break);
+	if (bits & EBT_STP_FLAGS) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, 0));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + 4));
+		invf(p, ec, BPF_JNE, inv & EBT_STP_FLAGS);
+	}
+	if (bits & EBT_STP_ROOTPRIO)
+		stp_u16_range(p, ec, 1, 6, inv & EBT_STP_ROOTPRIO);
+	if (bits & EBT_STP_ROOTADDR)
+		stp_mac(p, ec, 3, 10, 16, inv & EBT_STP_ROOTADDR);
+	if (bits & EBT_STP_ROOTCOST) {
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, 9));
+		codegen_emit(p, INSN_TO_BE(R1, 32));
+		codegen_xt_emit_range(p, ec, ec->cbase + 24, 4, inv & EBT_STP_ROOTCOST);
+	}
+	if (bits & EBT_STP_SENDERPRIO)
+		stp_u16_range(p, ec, 13, 32, inv & EBT_STP_SENDERPRIO);
+	if (bits & EBT_STP_SENDERADDR)
+		stp_mac(p, ec, 15, 36, 42, inv & EBT_STP_SENDERADDR);
+	for (i = 2; i < sizeof(r16) / sizeof(r16[0]); i++)
+		if (bits & r16[i].bit)
+			stp_u16_range(p, ec, r16[i].poff, r16[i].coff,
+				      inv & r16[i].bit);
+}
+
+const struct codegen_xt_ops codegen_xt_ebt_stp = {
+	.name = "stp", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 72,
+	.const_off = 0, .const_size = 68, .shape = ebt_stp_shape,
+	.emit = ebt_stp_emit,
 };

@@ -107,6 +107,31 @@ def raw6(ma, mb):
         ip6(58, bytes([1, 4, 0, 0]) + bytes(4), tc=0x04, src="fd00:1::1"),
         ip6(51, bytes([58, 1, 0, 0]) + bytes(8) + bytes([129, 0, 0, 0])),
         ip6(43, bytes([6, 0, 0, 0]) + bytes(4) + ports(40204, 80) + bytes(12)),
+    ] + stp(ma)
+
+
+def stp(ma):
+    """802.3/LLC BPDUs to the bridge group address, for ebtables' stp match
+    (STP is off on the bridge: they are forwarded). ebt_stp.c reads a 6-byte
+    header (LLC, then one byte each of protocol id, version and type) and the
+    configuration at 6: config() lays its fields out there"""
+    def bpdu(body):
+        llc = bytes.fromhex("424203") + body
+        return ("0180c2000000", ma, "%04x" % len(llc), llc)
+
+    def config(flags, rprio, raddr, cost, sprio, saddr, port, ages):
+        return bpdu(bytes([0, 0, 0, flags]) + rprio.to_bytes(2, "big") +
+                    bytes.fromhex(raddr) + cost.to_bytes(4, "big") +
+                    sprio.to_bytes(2, "big") + bytes.fromhex(saddr) +
+                    port.to_bytes(2, "big") +
+                    b"".join(a.to_bytes(2, "big") for a in ages))
+    return [
+        config(0x01, 0x8000, "020000000baa", 4, 0x8000, ma, 0x8001,
+               (0x100, 0x1400, 0x200, 0xf00)),
+        config(0x80, 0x1000, "020000000bbb", 200000, 0x9000, "020000000b02",
+               0x8002, (0, 0x1400, 0x200, 0x5)),
+        bpdu(bytes([0, 0, 0x80])),                   # TCN
+        bpdu(bytes([0, 0, 2, 2, 0x3c]) + bytes(35)),  # RSTP
     ]
 
 
