@@ -4,14 +4,13 @@
  * (xt targets "log" and "nflog" of the bridge family through nft_compat).
  *
  * log (net/bridge/netfilter/ebt_log.c ebt_log_tg): struct ebt_log_info
- * { u8 loglevel @0; char prefix[30] @1; u32 bitmask @32 }. With
- * EBT_LOG_NFLOG in the bitmask the packet goes to nf_log_packet() with an
- * NF_LOG_TYPE_LOG loginfo whose flags are the bitmask: the bridge's
- * nf_log_syslog logger, as nft `log` in a bridge table (the record
- * codegen_emit_log_record() writes); else ebt_log_packet() prints its own
- * line (the record marked @ebt, offload/log.c formats it). Both print
- * nothing outside the host's netns unless nf_log_all_netns is set, as the
- * formatter's reader already checks.
+ * { u8 loglevel @0; char prefix[30] @1; u32 bitmask @32 }:
+ * ebt_log_packet() prints its own line (the record marked @ebt,
+ * offload/log.c formats it), nothing outside the host's netns unless
+ * nf_log_all_netns is set (as the formatter's reader checks). Its
+ * nf_log_packet() branch (EBT_LOG_NFLOG) cannot be reached: the kernel's
+ * checkentry refuses that bit (EBT_LOG_MASK is IP, ARP, IP6), and so does
+ * this daemon (xt_probe asks the kernel; ebt_log_check() too).
  *
  * nflog (ebt_nflog.c ebt_nflog_tg): struct ebt_nflog_info { u32 len @0;
  * u16 group @4, threshold @6, flags @8, pad; char prefix[64] @12 }:
@@ -34,8 +33,7 @@
 #define EBT_LOG_PREFIX_OFF	1
 #define EBT_LOG_PREFIX_LEN	30
 #define EBT_LOG_BITMASK_OFF	32
-#define EBT_LOG_NFLOG		0x04
-#define EBT_LOG_MASK		0x0f	/* IP, ARP, NFLOG, IP6 */
+#define EBT_LOG_MASK		0x0b	/* IP, ARP, IP6 */
 #define EBT_NFLOG_PREFIX_OFF	12
 #define EBT_NFLOG_PREFIX_LEN	64
 
@@ -56,7 +54,8 @@ static uint16_t u16_at(const struct expr_xt *x, size_t off)
 }
 
 /*
- * the kernel's checkentry refuses a level above 7 and other bits; it cuts
+ * the kernel's checkentry refuses a level above 7 and other bits
+ * (EBT_LOG_NFLOG among them); it cuts
  * an unterminated prefix short in its own copy, which this daemon does
  * not rewrite: refused
  */
@@ -73,12 +72,10 @@ static int ebt_log_check(const struct expr_xt *x, struct dp_error *err)
 	return 0;
 }
 
-/* ebt_log_packet() or nf_log_packet() */
 static void ebt_log_shape(const struct expr_xt *x, struct codegen_key *k)
 {
-	uint8_t nf = (u32_at(x, EBT_LOG_BITMASK_OFF) & EBT_LOG_NFLOG) != 0;
-
-	codegen_key_put(k, &nf, 1);
+	(void)x;
+	(void)k;
 }
 
 /* the log record's constants: prefix id, level, flags (the bitmask), pad */
@@ -99,11 +96,9 @@ static uint32_t *ebt_log_prefix(struct expr_xt *x, const char **prefix)
 static void ebt_log_emit(struct codegen_prog *p, const struct expr_xt *x,
 			 const struct codegen_expr_ctx *ec)
 {
-	/* nf_log_packet() or ebt_log_packet(); EBT_CONTINUE */
-	if (u32_at(x, EBT_LOG_BITMASK_OFF) & EBT_LOG_NFLOG)
-		codegen_emit_log_record(p, ec);
-	else
-		codegen_emit_ebt_log_record(p, ec);
+	(void)x;
+	/* ebt_log_packet(); EBT_CONTINUE */
+	codegen_emit_ebt_log_record(p, ec);
 }
 
 const struct codegen_xt_ops codegen_xt_ebt_log = {

@@ -136,7 +136,16 @@ ebrules() {
 	eb -A INPUT --log-level notice --log-prefix "$p ebin:" --log-arp -j CONTINUE &&
 	eb -A OUTPUT --log-level debug --log-prefix "$p ebout:" --log-ip --log-arp -j ACCEPT &&
 	eb -t nat -A PREROUTING -p ARP --nflog-group 5 --nflog-threshold 1 -j CONTINUE &&
-	eb -t nat -A POSTROUTING --log-prefix "$p ebpost" --log-ip6 --log-ip -j CONTINUE
+	eb -t nat -A POSTROUTING --log-prefix "$p ebpost" --log-ip6 --log-ip -j CONTINUE || return 1
+	# the log watcher with EBT_LOG_NFLOG (no option sets it): the
+	# kernel's checkentry refuses it (EBT_LOG_MASK lacks it): EINVAL
+	local info
+	info=$($py -c 'import struct, sys
+print((struct.pack("B", 5) + sys.argv[1].encode().ljust(31, b"\0") +
+       struct.pack("=I", 0x0f)).hex())' "$p ebnf: ")
+	ip netns exec "$fw" "$@" $py "$top_srcdir/tests/e2e/xt-target-raw.py" 7 filter \
+		FORWARD log 0 "$info"
+	[ $? = 22 ] || { echo "log_l2 e2e: EBT_LOG_NFLOG not refused with EINVAL"; return 1; }
 }
 
 # the frames of side S, sent from A (and one datagram from FW)

@@ -1745,8 +1745,9 @@ Test(xt_packet, ebt_log_and_nflog_checks)
 	memcpy(log + 1, "pre: ", 5);
 	log[32] = 0x0b;		/* IP, ARP, IP6 */
 	cr_assert_eq(ebt_target_check("log", log, sizeof(log), &err), 0);
-	log[32] = 0x0f;		/* and NFLOG: nf_log_syslog's line */
-	cr_assert_eq(ebt_target_check("log", log, sizeof(log), &err), 0);
+	log[32] = 0x0f;		/* EBT_LOG_NFLOG: refused, as by the kernel */
+	cr_assert_eq(ebt_target_check("log", log, sizeof(log), &err), -EOPNOTSUPP);
+	log[32] = 0x0b;
 	memset(log + 1, 'x', 30);	/* unterminated prefix */
 	cr_assert_eq(ebt_target_check("log", log, sizeof(log), &err), -EOPNOTSUPP);
 	cr_assert(strstr(err.msg, "xt target 'log'"));
