@@ -1016,6 +1016,9 @@ struct codegen_reject_ct {
  *	      the format by it)
  * @nflog: 1: an NFLOG record of LOG_NFLOG_HDR + @caplen bytes (UID/GID
  *	   read without LOG_F_UID nor the netns check, as nfnetlink_log)
+ * @ebt: syslog records: 1: ebtables' log watcher's own line
+ *	 (ebt_log.c ebt_log_packet(): @logflags are its EBT_LOG_* bits),
+ *	 0: nf_log_syslog's
  * @nhoff: skb_network_offset() at the hook: 0 but at netdev egress and
  *	   arp output (tc egress outside a bridge chain's view), where
  *	   skb->data is the link layer header
@@ -1062,7 +1065,7 @@ struct codegen_log_rec {
 	uint32_t oif;
 	uint16_t protocol;
 	uint8_t nflog;
-	uint8_t pad;
+	uint8_t ebt;
 	uint16_t nhoff;
 	uint16_t pad2;
 	uint64_t tstamp;
@@ -1560,6 +1563,10 @@ void codegen_emit_becmp_at(struct codegen_prog *p, int ra, int16_t aoff,
  */
 void codegen_emit_log_record(struct codegen_prog *p,
 			     const struct codegen_expr_ctx *ec);
+/* the same record marked @ebt = 1 (ebtables' log watcher: the flags
+ * constant is its EBT_LOG_* bitmask) */
+void codegen_emit_ebt_log_record(struct codegen_prog *p,
+				 const struct codegen_expr_ctx *ec);
 
 /*
  * codegen_emit_nflog_record - the NFLOG form (log group, xt NFLOG): one

@@ -913,6 +913,143 @@ static bool brnf_took(const struct pkt *p)
 	       pproto == PPP_IP_;
 }
 
+/* ebt_log.c print_ports(): the two ports of TCP, UDP, UDP-Lite, SCTP and
+ * DCCP at @off */
+static void ebt_ports(struct lbuf *m, const struct pkt *p, uint8_t proto,
+		      uint32_t off)
+{
+	const uint8_t *pp;
+
+	if (proto != NF_IPPROTO_TCP && proto != NF_IPPROTO_UDP &&
+	    proto != NF_IPPROTO_UDPLITE && proto != 132 && proto != 33)
+		return;
+	pp = hdr(p, p->nhoff + off, 4);
+	if (!pp) {
+		add(m, " INCOMPLETE TCP/UDP header");
+		return;
+	}
+	add(m, " SPT=%u DPT=%u", be16(pp), be16(pp + 2));
+}
+
+/*
+ * ipv6_skip_exthdr() from @off with next header @nh: the offset of the
+ * first header that is no extension header (ESP is none), -1 at
+ * NEXTHDR_NONE or a header past the copy; a fragment header that is not
+ * the first fragment stops the walk there, next header 44
+ */
+static long ebt_skip_exthdr(const struct pkt *p, uint32_t off, uint8_t *nh)
+{
+	uint8_t h = *nh;
+
+	while (h == 0 || h == 43 || h == 44 || h == 51 || h == 59 || h == 60) {
+		const uint8_t *hp;
+		uint32_t len;
+
+		if (h == 59)
+			return -1;
+		hp = hdr(p, p->nhoff + off, 2);
+		if (!hp)
+			return -1;
+		if (h == 44) {
+			const uint8_t *fo = hdr(p, p->nhoff + off + 2, 2);
+
+			if (!fo)
+				return -1;
+			if (be16(fo) & ~7)
+				break;
+			len = 8;
+		} else if (h == NF_IPPROTO_AH) {
+			len = (hp[1] + 2u) << 2;
+		} else {
+			len = (hp[1] + 1u) << 3;
+		}
+		h = hp[0];
+		off += len;
+	}
+	*nh = h;
+	return off;
+}
+
+#define EBT_LOG_IP	0x01
+#define EBT_LOG_ARP	0x02
+#define EBT_LOG_IP6	0x08
+
+/* ebt_log_packet(): the ethernet header (eth_hdr()), then by its type
+ * and the watcher's bitmask the IPv4, IPv6 or ARP header at skb->data */
+static void ebt_format(struct lbuf *m, const struct pkt *p, const char *prefix)
+{
+	const struct codegen_log_rec *rec = p->rec;
+	uint16_t proto = be16(rec->mac + 12);
+	const uint8_t *h;
+
+	add(m, "\001%c%s IN=%s OUT=%s MAC source = ", '0' + rec->level, prefix,
+	    rec->in, rec->out);
+	add_mac(m, rec->mac + 6);
+	add(m, " MAC dest = ");
+	add_mac(m, rec->mac);
+	add(m, " proto = 0x%04x", proto);
+	if ((rec->logflags & EBT_LOG_IP) && proto == ETH_P_IP_) {
+		h = hdr(p, p->nhoff, 20);
+		if (!h) {
+			add(m, " INCOMPLETE IP header");
+			return;
+		}
+		add(m, " IP SRC=");
+		add_ip4(m, h + 12);
+		add(m, " IP DST=");
+		add_ip4(m, h + 16);
+		add(m, ", IP tos=0x%02X, IP proto=%d", h[1], h[9]);
+		ebt_ports(m, p, h[9], (h[0] & 0xfu) * 4);
+		return;
+	}
+	if ((rec->logflags & EBT_LOG_IP6) && proto == ETH_P_IPV6_) {
+		uint8_t nh;
+		long off;
+
+		h = hdr(p, p->nhoff, 40);
+		if (!h) {
+			add(m, " INCOMPLETE IPv6 header");
+			return;
+		}
+		add(m, " IPv6 SRC=");
+		add_ip6(m, h + 8);
+		add(m, " IPv6 DST=");
+		add_ip6(m, h + 24);
+		/* ipv6hdr.priority: the low nibble of the first byte */
+		add(m, ", IPv6 priority=0x%01X, Next Header=%d", h[0] & 0xf, h[6]);
+		nh = h[6];
+		off = ebt_skip_exthdr(p, 40, &nh);
+		if (off >= 0)
+			ebt_ports(m, p, nh, (uint32_t)off);
+		return;
+	}
+	if ((rec->logflags & EBT_LOG_ARP) &&
+	    (proto == ETH_P_ARP_ || proto == ETH_P_RARP_)) {
+		h = hdr(p, p->nhoff, 8);
+		if (!h) {
+			add(m, " INCOMPLETE ARP header");
+			return;
+		}
+		add(m, " ARP HTYPE=%d, PTYPE=0x%04x, OPCODE=%d", be16(h),
+		    be16(h + 2), be16(h + 6));
+		if (be16(h) != ARPHRD_ETHER || h[4] != 6 || h[5] != 4)
+			return;
+		h = hdr(p, p->nhoff + 8, 20);
+		if (!h) {
+			add(m, " INCOMPLETE ARP payload");
+			return;
+		}
+		add(m, " ARP MAC SRC=");
+		add_mac(m, h);
+		add(m, " ARP IP SRC=");
+		add_ip4(m, h + 6);
+		add(m, " ARP MAC DST=");
+		add_mac(m, h + 10);
+		add(m, " ARP IP DST=");
+		add_ip4(m, h + 16);
+	}
+}
+
 size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 			  char *line, size_t size)
 {
@@ -921,6 +1058,12 @@ size_t offload_log_format(const struct codegen_log_rec *rec, const char *prefix,
 		.rec = rec, .d = rec->data, .len = rec->len, .nhoff = rec->nhoff,
 		.caplen = rec->caplen < LOG_REC_DATA ? rec->caplen : LOG_REC_DATA,
 	};
+
+	if (rec->ebt) {
+		ebt_format(&m, &p, prefix);
+		m.buf[m.count] = '\0';
+		return (size_t)snprintf(line, size, "%s", m.buf + 2);
+	}
 
 	/* nf_log_dump_packet_common(): KERN_SOH, level, prefix, devices;
 	 * br_netfilter's physindev where it differs from the input device:

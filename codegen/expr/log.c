@@ -194,7 +194,7 @@ static void emit_port_master(struct codegen_prog *p,
  * nf_log_dump_sk_uid_gid().
  */
 static void emit_fill(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
-		      bool nflog)
+		      bool nflog, uint8_t ebt)
 {
 	const struct codegen_env *env = ec->env;
 	uint32_t l_nodev = codegen_label_new(p);
@@ -206,6 +206,7 @@ static void emit_fill(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 	copy_field(p, BPF_B, R7, ec->cbase + 4, REC(level));
 	copy_field(p, BPF_B, R7, ec->cbase + 5, REC(logflags));
 	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(nflog), nflog));
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R9, REC(ebt), ebt));
 	if (nflog) {
 		copy_field(p, BPF_H, R7, ec->cbase + 6, REC(group));
 		copy_field(p, BPF_H, R7, ec->cbase + 8, REC(qthreshold));
@@ -385,8 +386,8 @@ static void emit_physin(struct codegen_prog *p, const struct codegen_env *env)
 	codegen_label_bind(p, l_done);
 }
 
-void codegen_emit_log_record(struct codegen_prog *p,
-			     const struct codegen_expr_ctx *ec)
+static void emit_log_record(struct codegen_prog *p,
+			    const struct codegen_expr_ctx *ec, uint8_t ebt)
 {
 	const struct codegen_env *env = ec->env;
 	uint32_t l_out = codegen_label_new(p);
@@ -398,11 +399,23 @@ void codegen_emit_log_record(struct codegen_prog *p,
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ringbuf_reserve));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_out);
 	codegen_emit(p, INSN_MOV64_REG(R9, R0));
-	emit_fill(p, ec, false);
+	emit_fill(p, ec, false, ebt);
 	emit_physin(p, env);
 	/* 6. packet bytes, 7. bpf_ringbuf_submit(rec, 0) */
 	codegen_emit_rec_submit(p, env, REC(caplen), REC(data), LOG_REC_DATA);
 	codegen_label_bind(p, l_out);
+}
+
+void codegen_emit_log_record(struct codegen_prog *p,
+			     const struct codegen_expr_ctx *ec)
+{
+	emit_log_record(p, ec, 0);
+}
+
+void codegen_emit_ebt_log_record(struct codegen_prog *p,
+				 const struct codegen_expr_ctx *ec)
+{
+	emit_log_record(p, ec, 1);
 }
 
 /*
@@ -470,7 +483,7 @@ void codegen_emit_nflog_record(struct codegen_prog *p,
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_dynptr_data));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_discard);
 	codegen_emit(p, INSN_MOV64_REG(R9, R0));
-	emit_fill(p, ec, true);
+	emit_fill(p, ec, true, 0);
 	/* rec->caplen = r1 */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, SHAPE_KEY_OFF));
 	codegen_emit(p, INSN_STX_MEM(BPF_H, R9, R1, REC(caplen)));

@@ -6,7 +6,7 @@
  * conntrack, NFQUEUE queues, NFLOG feeds nfnetlink_log), and the kernel
  * refuses the standard target itself. The ones the dataplane can run
  * have a translation in codegen/xt/ (LOG, NFLOG, REJECT, ebtables mark,
- * dnat and snat); every other one is refused at
+ * dnat, snat, log and nflog); every other one is refused at
  * commit, naming the extension, until the dataplane can do what it does.
  */
 #include <errno.h>
@@ -23,6 +23,8 @@ static const struct codegen_xt_ops *const xt_targets[] = {
 	&codegen_xt_ebt_mark,
 	&codegen_xt_ebt_dnat,
 	&codegen_xt_ebt_snat,
+	&codegen_xt_ebt_log,
+	&codegen_xt_ebt_nflog,
 };
 
 static const struct codegen_xt_ops *xt_ops(const struct expr_xt *x)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# bridge-send.py FW A B [raw] - for tests/e2e/bridge.sh: UDP datagrams across the
+# bridge-send.py FW A B [raw|raw6] - for tests/e2e/bridge.sh: UDP datagrams across the
 # bridge of netns FW (br0 10.11.0.254) between its port peers A (10.11.0.1)
 # and B (10.11.0.2) and FW itself, from one process (sockets opened in each
 # netns by setns). Each datagram carries its name; every receiver prints
@@ -76,7 +76,69 @@ sends = [
     (b, addr[a], 7009, "b-a-7009-" + "y" * 100),
 ]
 ends = [(a, b), (b, a), (a, fw), (b, fw), (fw, a), (fw, b)]
-if sys.argv[4:] == ["raw"]:
+
+
+def raw6(ma, mb):
+    """IPv6 frames A -> B for ebtables' ip6 match (ipv6_skip_exthdr())"""
+    def ip6(nh, payload, tc=0, src="fd00::1"):
+        return (mb, ma, "86dd", ((6 << 28 | tc << 20 | 0x12345).to_bytes(4, "big") +
+                len(payload).to_bytes(2, "big") + bytes([nh, 64]) +
+                socket.inet_pton(socket.AF_INET6, src) +
+                socket.inet_pton(socket.AF_INET6, "fd00::2") + payload))
+
+    def ext(nh, n8=1):
+        return bytes([nh, n8 - 1, 1, 8 * n8 - 4]) + bytes(8 * n8 - 4)
+
+    def ports(sp, dp):
+        return sp.to_bytes(2, "big") + dp.to_bytes(2, "big") + bytes(4) + b"six6"
+
+    def frag(nh, off, mf):
+        return bytes([nh, 0]) + (off << 3 | mf).to_bytes(2, "big") + bytes(4)
+    return [
+        ip6(0, ext(60) + ext(17, 2) + ports(40201, 7201), tc=0xb8),
+        ip6(51, bytes([6, 4, 0, 0]) + bytes(20) + ports(40202, 7202) + bytes(12)),
+        ip6(44, frag(17, 8, 1) + ports(40201, 7201)),
+        ip6(44, frag(17, 0, 1) + ports(40203, 7201)),
+        ip6(59, bytes(8)),
+        ip6(0, ext(50) + bytes(16)),
+        ip6(60, b"".join(ext(60) for _ in range(11)) + ext(17) + ports(40201, 7201)),
+        ip6(60, b"".join(ext(60) for _ in range(11)) + ext(17) + b"\x9d\x09"),
+        ip6(58, bytes([128, 0, 0, 0, 0, 1, 0, 1]) + b"ping", src="fd00::3"),
+        ip6(58, bytes([1, 4, 0, 0]) + bytes(4), tc=0x04, src="fd00:1::1"),
+        ip6(51, bytes([58, 1, 0, 0]) + bytes(8) + bytes([129, 0, 0, 0])),
+        ip6(43, bytes([6, 0, 0, 0]) + bytes(4) + ports(40204, 80) + bytes(12)),
+        # (ebt_ip6's own walk has no limit, but the walker still drops a
+        # frame with a 13th extension header before any rule: no more
+        # than 12 here until its ipv6_find_hdr() is a bpf_loop too)
+    ] + stp(ma)
+
+
+def stp(ma):
+    """802.3/LLC BPDUs to the bridge group address, for ebtables' stp match
+    (STP is off on the bridge: they are forwarded). ebt_stp.c reads a 6-byte
+    header (LLC, then one byte each of protocol id, version and type) and the
+    configuration at 6: config() lays its fields out there"""
+    def bpdu(body):
+        llc = bytes.fromhex("424203") + body
+        return ("0180c2000000", ma, "%04x" % len(llc), llc)
+
+    def config(flags, rprio, raddr, cost, sprio, saddr, port, ages):
+        return bpdu(bytes([0, 0, 0, flags]) + rprio.to_bytes(2, "big") +
+                    bytes.fromhex(raddr) + cost.to_bytes(4, "big") +
+                    sprio.to_bytes(2, "big") + bytes.fromhex(saddr) +
+                    port.to_bytes(2, "big") +
+                    b"".join(a.to_bytes(2, "big") for a in ages))
+    return [
+        config(0x01, 0x8000, "020000000baa", 4, 0x8000, ma, 0x8001,
+               (0x100, 0x1400, 0x200, 0xf00)),
+        config(0x80, 0x1000, "020000000bbb", 200000, 0x9000, "020000000b02",
+               0x8002, (0, 0x1400, 0x200, 0x5)),
+        bpdu(bytes([0, 0, 0x80])),                   # TCN
+        bpdu(bytes([0, 0, 2, 2, 0x3c]) + bytes(35)),  # RSTP
+    ]
+
+
+if sys.argv[4:] in (["raw"], ["raw6"]):
     # frames written on A's port (packet socket, device ea): where the
     # bridge takes them is what the ruleset counts
     MA, MB, BR = "020000000b01", "020000000b02", "020000000bfe"
@@ -113,6 +175,9 @@ if sys.argv[4:] == ["raw"]:
          socket.inet_pton(socket.AF_INET6, "fd00::2") +
          bytes.fromhex("1b581b5800100000") + b"rawframe"),
     ]
+
+    if sys.argv[4:] == ["raw6"]:
+        frames = raw6(MA, MB)
 
     def mkraw():
         r = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)

@@ -9,8 +9,10 @@
 # unicast and broadcast (tests/e2e/bridge-send.py); what each receives
 # and the counters of the ruleset must be the same on both sides, and
 # equal what the rules say (the kernel side too: the test can fail).
-# Then ebtables-nft rules on both sides (ip, vlan, arp, mark matches, the
-# mark target with each action and verdict), same frames, same listing.
+# Then ebtables-nft rules on both sides (ip, vlan, arp, mark, ip6, stp
+# matches, the mark target with each action and verdict), same frames
+# (and raw IPv6 frames and BPDUs for ip6 and stp), same listing with
+# counters.
 # Needs root; skipped (77) otherwise.
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
@@ -230,12 +232,56 @@ for side in k b; do
 	e -t nat -A POSTROUTING --mark 0x100/0x100 -j CONTINUE &&
 	e -t nat -A POSTROUTING -o pb -p IPv4 -j ACCEPT ||
 		{ echo "bridge e2e: ebtables-nft failed on side $side"; status=1; }
+	# the ip6 match (bridge-send.py raw6's frames; counted in IP6)
+	e -N IP6 -P RETURN && e -I FORWARD 1 -p IPv6 -j IP6 &&
+	e -A IP6 -p IPv6 --ip6-src fd00::1 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-src ! fd00::/120 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-dst fd00::2/128 --ip6-tclass 0xb8 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-tclass ! 0xb8 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-src fd00::/16 --ip6-dst ! fd00::3 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto udp -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto udp --ip6-dport 7201 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto udp --ip6-sport ! 40000:40201 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto udp --ip6-sport 40201 --ip6-dport ! 7000:7200 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto tcp --ip6-dport 7000:7300 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto tcp --ip6-sport 40204 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto ! udp -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto 44 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto 50 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto ! 59 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto ipv6-icmp --ip6-icmp-type echo-request -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto ipv6-icmp --ip6-icmp-type ! 1:10/0:3 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-proto ipv6-icmp --ip6-icmp-type 1/4 -j CONTINUE &&
+	e -A IP6 -p IPv6 --ip6-src ! fd00::1 --ip6-proto ipv6-icmp --ip6-icmp-type 129 -j CONTINUE ||
+		{ echo "bridge e2e: ebtables-nft (ip6) failed on side $side"; status=1; }
+	# the stp match (raw6's BPDUs; counted in STP)
+	e -N STP -P RETURN && e -I FORWARD 1 -d BGA -j STP &&
+	e -A STP -d BGA --stp-type config -j CONTINUE &&
+	e -A STP -d BGA --stp-type ! config -j CONTINUE &&
+	e -A STP -d BGA --stp-type 128 -j CONTINUE &&
+	e -A STP -d BGA --stp-flags topology-change -j CONTINUE &&
+	e -A STP -d BGA --stp-flags ! 128 -j CONTINUE &&
+	e -A STP -d BGA --stp-root-prio 32768 -j CONTINUE &&
+	e -A STP -d BGA --stp-root-prio ! 0:16384 -j CONTINUE &&
+	e -A STP -d BGA --stp-root-addr 02:00:00:00:0b:00/ff:ff:ff:ff:ff:00 -j CONTINUE &&
+	e -A STP -d BGA --stp-root-addr ! 02:00:00:00:0b:aa -j CONTINUE &&
+	e -A STP -d BGA --stp-root-cost 100:300000 -j CONTINUE &&
+	e -A STP -d BGA --stp-root-cost ! 0:10 -j CONTINUE &&
+	e -A STP -d BGA --stp-sender-prio 32768 -j CONTINUE &&
+	e -A STP -d BGA --stp-sender-addr ! 02:00:00:00:0b:01 -j CONTINUE &&
+	e -A STP -d BGA --stp-port 32769 -j CONTINUE &&
+	e -A STP -d BGA --stp-msg-age 0:256 --stp-max-age 5120 -j CONTINUE &&
+	e -A STP -d BGA --stp-hello-time 512 --stp-forward-delay ! 0:10 -j CONTINUE ||
+		{ echo "bridge e2e: ebtables-nft (stp) failed on side $side"; status=1; }
 	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
 		"$tag${side}b" >"$work/$side.ebframes" 2>&1 ||
 		{ echo "bridge e2e: ebtables traffic failed on side $side"; status=1; }
 	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
 		"$tag${side}b" raw >>"$work/$side.ebframes" 2>&1 ||
 		{ echo "bridge e2e: ebtables raw traffic failed on side $side"; status=1; }
+	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
+		"$tag${side}b" raw6 >>"$work/$side.ebframes" 2>&1 ||
+		{ echo "bridge e2e: ebtables raw6 traffic failed on side $side"; status=1; }
 	{ e -L --Lc; e -t nat -L --Lc; } >"$work/$side.eblist" 2>&1
 done
 for f in frames ruleset fwframes fwruleset rawframes rawruleset ebframes eblist; do

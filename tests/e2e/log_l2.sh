@@ -11,7 +11,9 @@
 # to and from the bridge, ARP requests and replies (to FW and across the
 # bridge), a short ARP, frames of unknown ethertypes both ways, a VLAN-
 # tagged datagram, a forwarded datagram with bridge-nf-call-iptables off
-# (no PHYSIN=). The kernel log lines (IP IDs normalised) and the NFLOG
+# (no PHYSIN=), IPv6 frames with extension headers. ebtables-nft adds its
+# log and nflog watchers (xt targets "log", "nflog": ebt_log's own line
+# format). The kernel log lines (IP IDs normalised) and the NFLOG
 # messages must be the same, and the kernel must have logged them (at
 # least 60 lines, exactly COUNT NFLOG messages).
 # Needs root; sets net.netfilter.nf_log_all_netns=1 for the run and
@@ -22,10 +24,10 @@ set -u
 sysctl=/proc/sys/net/netfilter/nf_log_all_netns
 old=$(cat $sysctl)
 e2e_on_exit() { echo "$old" > $sysctl; }
-e2e_start log_l2 M
+e2e_start log_l2 M ebtables-nft
 py=/usr/bin/python3; [ -x $py ] || py=python3
 listen=$top_srcdir/tests/e2e/nflog-listen.py
-COUNT=12
+COUNT=24
 
 mac_br=02:00:00:00:0c:fe
 mac_a=02:00:00:00:0c:01
@@ -120,6 +122,32 @@ table arp a {
 NFT
 }
 
+# ebtables-nft watchers: log (its own line, with --log-ip/-arp/-ip6
+# or not; it returns EBT_CONTINUE) and nflog (nfnetlink_log;
+# --nflog-range is ignored by the kernel)
+ebrules() {
+	local p=$1 fw=$2
+	shift 2
+	eb() { ip netns exec "$fw" "${pre[@]}" ebtables-nft "$@"; }
+	local pre=("$@")
+	eb -A FORWARD --log-level info --log-prefix "$p ebfwd:" --log-ip --log-arp --log-ip6 -j CONTINUE &&
+	eb -A FORWARD -p IPv6 --log-prefix "$p ebfwd6" -j CONTINUE &&
+	eb -A FORWARD -p IPv6 --nflog-group 3 --nflog-prefix eb6 --nflog-range 40 &&
+	eb -A INPUT --log-level notice --log-prefix "$p ebin:" --log-arp -j CONTINUE &&
+	eb -A OUTPUT --log-level debug --log-prefix "$p ebout:" --log-ip --log-arp -j ACCEPT &&
+	eb -t nat -A PREROUTING -p ARP --nflog-group 5 --nflog-threshold 1 -j CONTINUE &&
+	eb -t nat -A POSTROUTING --log-prefix "$p ebpost" --log-ip6 --log-ip -j CONTINUE || return 1
+	# the log watcher with EBT_LOG_NFLOG (no option sets it): the
+	# kernel's checkentry refuses it (EBT_LOG_MASK lacks it): EINVAL
+	local info
+	info=$($py -c 'import struct, sys
+print((struct.pack("B", 5) + sys.argv[1].encode().ljust(31, b"\0") +
+       struct.pack("=I", 0x0f)).hex())' "$p ebnf: ")
+	ip netns exec "$fw" "$@" $py "$top_srcdir/tests/e2e/xt-target-raw.py" 7 filter \
+		FORWARD log 0 "$info"
+	[ $? = 22 ] || { echo "log_l2 e2e: EBT_LOG_NFLOG not refused with EINVAL"; return 1; }
+}
+
 # the frames of side S, sent from A (and one datagram from FW)
 frames() {
 	ip netns exec "$tag${1}a" $py - <<'PY'
@@ -159,6 +187,30 @@ iph = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udph), 7, 0, 64, 17, 0,
 iph = iph[:10] + struct.pack("!H", csum(iph)) + iph[12:]
 p.send(bytes.fromhex("02000000" "0c02") + mac_a + struct.pack("!HHH", 0x8100, 3 << 13 | 5, 0x0800) + iph + udph)
 time.sleep(0.1)
+# IPv6 frames to B (IPv6 is off in the netns: raw), for ebt_log's
+# ipv6_skip_exthdr(): hop-by-hop and destination options before UDP;
+# AH (4-byte units) before TCP; a later fragment (the walk stops at the
+# fragment header: no ports); NEXTHDR_NONE; ESP; 12 destination options
+# headers before UDP; a truncated UDP header
+mac_b = bytes.fromhex("02000000" "0c02")
+def ip6(nh, payload, tc=0):
+    return mac_b + mac_a + b"\x86\xdd" + struct.pack("!IHBB", 6 << 28 | tc << 20 | 0x12345,
+        len(payload), nh, 64) + bytes.fromhex("fd000000000000000000000000000001") + \
+        bytes.fromhex("fd000000000000000000000000000002") + payload
+def ext(nh, n8):
+    return bytes([nh, n8 - 1]) + b"\x01" + bytes([8 * n8 - 4]) + b"\0" * (8 * n8 - 4)
+udp6 = struct.pack("!HHHH", 40201, 7201, 12, 0) + b"six6"
+tcp6 = struct.pack("!HHIIBBHHH", 40202, 7202, 1, 0, 5 << 4, 2, 1024, 0, 0)
+for f in (ip6(0, ext(60, 1) + ext(17, 2) + udp6, tc=0xb8),
+          ip6(51, bytes([6, 4]) + b"\0" * 2 + b"\0" * 20 + tcp6),
+          ip6(44, bytes([17, 0]) + struct.pack("!HI", 8 << 3 | 1, 77) + udp6),
+          ip6(44, bytes([17, 0]) + struct.pack("!HI", 1, 78) + udp6),
+          ip6(59, b"\0" * 8),
+          ip6(0, ext(50, 1) + b"\0" * 16),
+          ip6(60, b"".join(ext(60, 1) for _ in range(11)) + ext(17, 1) + udp6),
+          ip6(17, b"\x9d")):
+    p.send(f + bytes(max(0, 60 - len(f))))
+    time.sleep(0.1)
 PY
 	# an unknown ethertype from B to A: out of pa (netdev egress: MAC=)
 	ip netns exec "$tag${1}b" $py -c "
@@ -190,6 +242,7 @@ side() {
 	shift
 	topology "$x" || return 1
 	ruleset "$tag$x" | ip netns exec "$fw" "$@" nft -f - || return 1
+	ebrules "$tag$x" "$fw" "$@" || { echo "log_l2 e2e: ebtables-nft failed on side $x"; return 1; }
 	rm -f "$work/ready$x"
 	ip netns exec "$fw" "$@" $py "$listen" "$work/ready$x" $COUNT > "$work/nflog$x" 2>&1 &
 	local lpid=$!
@@ -197,6 +250,9 @@ side() {
 	[ -e "$work/ready$x" ] || { echo "log_l2 e2e: listener $x not ready"; cat "$work/nflog$x"; return 1; }
 	frames "$x" || return 1
 	wait $lpid
+	{ ip netns exec "$fw" "$@" ebtables-nft -L --Lc
+	  ip netns exec "$fw" "$@" ebtables-nft -t nat -L --Lc; } 2>&1 |
+		sed "s/$tag$x /T /" > "$work/eblist$x"
 }
 
 echo 1 > $sysctl
@@ -221,6 +277,9 @@ nm=$(grep -c " type 0x400 " "$work/nflogk")
 echo "log_l2 e2e: kernel sent $nm NFLOG packet messages, nfbpfd $(grep -c " type 0x400 " "$work/nflogb")"
 if [ "$nm" -ne $COUNT ] || ! diff -u "$work/nflogk" "$work/nflogb"; then
 	echo "log_l2 e2e: NFLOG messages differ"; fail=1
+fi
+if ! grep -q 'pcnt = [1-9]' "$work/eblistk" || ! diff -u "$work/eblistk" "$work/eblistb"; then
+	echo "log_l2 e2e: ebtables-nft listings differ"; fail=1
 fi
 if [ $fail = 1 ]; then
 	echo "log_l2 e2e: FAIL"; cat "$work/raw"; tail "$work/nfbpfd.log"; exit 1

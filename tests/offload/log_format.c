@@ -557,3 +557,117 @@ Test(log_format, bridge_postrouting_physin)
 	   "LEN=48 TOS=0x00 PREC=0x00 TTL=64 ID=57448 DF PROTO=UDP SPT=40101 "
 	   "DPT=7101 LEN=28 ");
 }
+
+/*
+ * ebtables' log watcher (ebt_log_packet(), rec.ebt): lines the kernel
+ * printed in tests/e2e/log_l2.sh (ebtables-nft --log rules), same frames
+ */
+static void ebt(const char *in, const char *out, uint16_t proto,
+		const uint8_t *dst, const uint8_t *src, uint8_t bits)
+{
+	l2(7, in, out, proto, dst, src, 0);
+	rec.ebt = 1;
+	rec.level = 6;
+	rec.logflags = bits;
+}
+
+/* an IPv6 header fd00::1 -> fd00::2, first byte @b0, next header @nh,
+ * then @n payload bytes from @pl */
+static void ebt_ip6(uint8_t b0, uint8_t nh, const uint8_t *pl, uint32_t n)
+{
+	memset(rec.data, 0, 40);
+	rec.data[0] = b0;
+	rec.data[4] = n >> 8;
+	rec.data[5] = n & 0xff;
+	rec.data[6] = nh;
+	rec.data[7] = 64;
+	rec.data[8] = 0xfd; rec.data[23] = 1;
+	rec.data[24] = 0xfd; rec.data[39] = 2;
+	memcpy(rec.data + 40, pl, n);
+	rec.len = rec.caplen = 40 + n;
+}
+
+#define EB6 "IN=pa OUT=pb MAC source = 02:00:00:00:0c:01 MAC dest = " \
+	"02:00:00:00:0c:02 proto = 0x86dd IPv6 SRC=fd00:0000:0000:0000:0000:" \
+	"0000:0000:0001 IPv6 DST=fd00:0000:0000:0000:0000:0000:0000:0002, "
+
+Test(log_format, ebt_ipv4_ports_and_mac_only)
+{
+	uint8_t *l4;
+
+	ebt("pa", "pb", 0x0800, mac_b, mac_a, 0x0b);
+	l4 = ip4(48, 1, 0x4000, 17, 1, 2, 0);
+	rec.data[12] = 10; rec.data[13] = 11; rec.data[16] = 10; rec.data[17] = 11;
+	put16(l4, 40101);
+	put16(l4 + 2, 7101);
+	is("T ebfwd:", "T ebfwd: IN=pa OUT=pb MAC source = 02:00:00:00:0c:01 "
+	   "MAC dest = 02:00:00:00:0c:02 proto = 0x0800 IP SRC=10.11.0.1 "
+	   "IP DST=10.11.0.2, IP tos=0x00, IP proto=17 SPT=40101 DPT=7101");
+	/* without --log-ip: the ethernet header alone */
+	rec.logflags = 0x02;
+	is("T ebin:", "T ebin: IN=pa OUT=pb MAC source = 02:00:00:00:0c:01 "
+	   "MAC dest = 02:00:00:00:0c:02 proto = 0x0800");
+}
+
+Test(log_format, ebt_arp_payload_and_incomplete)
+{
+	ebt("pa", "", 0x0806, bcast, mac_a, 0x02);
+	arp_msg(1, mac_a, 1, NULL, 254, 28);
+	is("T ebin:", "T ebin: IN=pa OUT= MAC source = 02:00:00:00:0c:01 MAC "
+	   "dest = ff:ff:ff:ff:ff:ff proto = 0x0806 ARP HTYPE=1, PTYPE=0x0800, "
+	   "OPCODE=1 ARP MAC SRC=02:00:00:00:0c:01 ARP IP SRC=10.11.0.1 ARP "
+	   "MAC DST=00:00:00:00:00:00 ARP IP DST=10.11.0.254");
+	arp_msg(1, mac_a, 1, NULL, 254, 18);
+	is("T ebin:", "T ebin: IN=pa OUT= MAC source = 02:00:00:00:0c:01 MAC "
+	   "dest = ff:ff:ff:ff:ff:ff proto = 0x0806 ARP HTYPE=1, PTYPE=0x0800, "
+	   "OPCODE=1 INCOMPLETE ARP payload");
+}
+
+Test(log_format, ebt_ipv6_skip_exthdr)
+{
+	uint8_t pl[128] = { 0 };
+	int i;
+
+	/* hop-by-hop (8), destination options (16), UDP; traffic class 0xb8 */
+	ebt("pa", "pb", 0x86dd, mac_b, mac_a, 0x0b);
+	pl[0] = 60; pl[8] = 17; pl[9] = 1;
+	put16(pl + 24, 40201); put16(pl + 26, 7201);
+	ebt_ip6(0x6b, 0, pl, 36);
+	is("T ebfwd:", "T ebfwd: " EB6 "IPv6 priority=0xB, Next Header=0 SPT=40201 DPT=7201");
+	/* AH: (2 + 4) * 4 bytes, then TCP */
+	memset(pl, 0, sizeof(pl));
+	pl[0] = 6; pl[1] = 4;
+	put16(pl + 24, 40202); put16(pl + 26, 7202);
+	ebt_ip6(0x60, 51, pl, 44);
+	is("T ebfwd:", "T ebfwd: " EB6 "IPv6 priority=0x0, Next Header=51 SPT=40202 DPT=7202");
+	/* a later fragment: the walk stops at its header, next header 44 */
+	memset(pl, 0, sizeof(pl));
+	pl[0] = 17; put16(pl + 2, 8 << 3 | 1);
+	put16(pl + 8, 40201); put16(pl + 10, 7201);
+	ebt_ip6(0x60, 44, pl, 20);
+	is("T ebfwd:", "T ebfwd: " EB6 "IPv6 priority=0x0, Next Header=44");
+	/* the first fragment: on to UDP */
+	put16(pl + 2, 1);
+	ebt_ip6(0x60, 44, pl, 20);
+	is("T ebfwd:", "T ebfwd: " EB6 "IPv6 priority=0x0, Next Header=44 SPT=40201 DPT=7201");
+	/* NEXTHDR_NONE; hop-by-hop then ESP (no extension header, no ports) */
+	ebt_ip6(0x60, 59, pl, 8);
+	is("T ebfwd:", "T ebfwd: " EB6 "IPv6 priority=0x0, Next Header=59");
+	memset(pl, 0, sizeof(pl));
+	pl[0] = 50;
+	ebt_ip6(0x60, 0, pl, 24);
+	is("T ebfwd:", "T ebfwd: " EB6 "IPv6 priority=0x0, Next Header=0");
+	/* 12 destination options headers, then UDP: no limit */
+	memset(pl, 0, sizeof(pl));
+	for (i = 0; i < 12; i++)
+		pl[8 * i] = i < 11 ? 60 : 17;
+	put16(pl + 96, 40201); put16(pl + 98, 7201);
+	ebt_ip6(0x60, 60, pl, 108);
+	is("T ebfwd:", "T ebfwd: " EB6 "IPv6 priority=0x0, Next Header=60 SPT=40201 DPT=7201");
+	/* UDP cut short; without --log-ip6 the ethernet header alone */
+	ebt_ip6(0x60, 17, pl, 2);
+	is("T ebfwd:", "T ebfwd: " EB6 "IPv6 priority=0x0, Next Header=17 INCOMPLETE TCP/UDP header");
+	rec.logflags = 0;
+	is("T ebfwd6", "T ebfwd6 IN=pa OUT=pb MAC source = 02:00:00:00:0c:01 "
+	   "MAC dest = 02:00:00:00:0c:02 proto = 0x86dd");
+}

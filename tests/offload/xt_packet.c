@@ -1817,3 +1817,47 @@ Test(xt_packet, ebt_nat_targets_take_the_ebtables_verdicts)
 	cr_assert_null(ebt_nat_check(out, "snat", -3 ^ 0x10));
 	cr_assert_str_eq(ebt_nat_check(out, "snat", 0x10), "ebtables nat target: invalid verdict");
 }
+
+/* ebtables' log and nflog watchers: what the translation cannot cover
+ * is refused, naming it; well-formed ones pass the check */
+static int ebt_target_check(const char *name, const uint8_t *info, uint32_t len,
+			    struct dp_error *err)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_TARGET, sizeof(struct expr_xt) + len);
+	struct rule *r;
+	int ret;
+
+	strcpy(x->name, name);
+	x->family = 7;
+	x->len = len;
+	memcpy(x->info, info, len);
+	r = tm_rule_new(out, &rb);
+	ret = dataplane_rule_check(out, r, err);
+	ruleset_rule_free(r);
+	return ret;
+}
+
+Test(xt_packet, ebt_log_and_nflog_checks)
+{
+	uint8_t log[36] = { 6 }, nflog[76] = { 0 };
+	struct dp_error err = { 0 };
+
+	memcpy(log + 1, "pre: ", 5);
+	log[32] = 0x0b;		/* IP, ARP, IP6 */
+	cr_assert_eq(ebt_target_check("log", log, sizeof(log), &err), 0);
+	log[32] = 0x0f;		/* EBT_LOG_NFLOG: refused, as by the kernel */
+	cr_assert_eq(ebt_target_check("log", log, sizeof(log), &err), -EOPNOTSUPP);
+	log[32] = 0x0b;
+	memset(log + 1, 'x', 30);	/* unterminated prefix */
+	cr_assert_eq(ebt_target_check("log", log, sizeof(log), &err), -EOPNOTSUPP);
+	cr_assert(strstr(err.msg, "xt target 'log'"));
+	/* the watcher needs its whole info */
+	cr_assert_eq(ebt_target_check("log", log, 32, &err), -EOPNOTSUPP);
+	nflog[4] = 3;		/* group 3 */
+	memcpy(nflog + 12, "eb6", 3);
+	cr_assert_eq(ebt_target_check("nflog", nflog, sizeof(nflog), &err), 0);
+	nflog[8] = 1;		/* a flag: the kernel has none */
+	cr_assert_eq(ebt_target_check("nflog", nflog, sizeof(nflog), &err), -EOPNOTSUPP);
+	cr_assert(strstr(err.msg, "xt target 'nflog'"));
+}
