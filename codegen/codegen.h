@@ -1697,13 +1697,17 @@ void codegen_emit_addr_type(struct codegen_prog *p,
  * (codegen/expr/fib.c): r9 = its struct codegen_fib4_val; none: goto
  * @l_none; what the mirror cannot answer (custom rules, source-specific
  * routes, nexthop objects, a dead first route): goto @l_drop. The tables
- * are the local and main ones, or (@dev_tables, or a link-local address)
- * those of the device whose ifindex is at r6 + @dev (0: skb->dev).
+ * (@tables, CODEGEN_FIB6_*) are the local and main ones, or those of the
+ * device whose ifindex is at r6 + @dev (0: skb->dev).
  * Clobbers r0-r5 and the shape frame's packet buffer.
  */
+#define CODEGEN_FIB6_FIB	0	/* nft fib: the device's tables for a
+					 * link-local address only */
+#define CODEGEN_FIB6_DEV	1	/* always the device's tables */
+#define CODEGEN_FIB6_NODEV	2	/* never (local and main) */
 void codegen_emit_fib6_route(struct codegen_prog *p,
 			     const struct codegen_expr_ctx *ec, int16_t addr,
-			     int16_t dev, bool dev_tables, uint32_t l_drop,
+			     int16_t dev, int tables, uint32_t l_drop,
 			     uint32_t l_none);
 /* nf_ipv6_chk_addr(net, addr at r6 + @addr, the device whose ifindex is
  * at r6 + @dev, strict): its local /128 route; not: goto @l_no.

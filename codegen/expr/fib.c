@@ -514,7 +514,7 @@ static void emit_lookup6_in(struct codegen_prog *p, const struct codegen_env *en
 /* codegen_emit_fib6_route: see codegen.h */
 void codegen_emit_fib6_route(struct codegen_prog *p,
 			     const struct codegen_expr_ctx *ec, int16_t addr,
-			     int16_t dev, bool dev_tables, uint32_t l_drop,
+			     int16_t dev, int tables, uint32_t l_drop,
 			     uint32_t l_none)
 {
 	const struct codegen_env *env = ec->env;
@@ -533,27 +533,31 @@ void codegen_emit_fib6_route(struct codegen_prog *p,
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R0, offsetof(struct codegen_fib4_val, flags)));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, FIB6_F_SUBTREES | FIB6_F_NHOBJ));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_drop);
-	/* r9 = the local table's id: the device's with @dev_tables or for
-	 * a link-local address (the given device, else skb->dev: the input
-	 * device before routing, then the output device) */
-	if (!dev_tables) {
+	/* r9 = the local table's id: the device's (the given one, else
+	 * skb->dev: the input device before routing, then the output
+	 * device) with CODEGEN_FIB6_DEV, or with CODEGEN_FIB6_FIB for a
+	 * link-local address */
+	if (tables == CODEGEN_FIB6_FIB)
 		emit_linklocal(p, addr, l_ll);
-		codegen_emit(p, INSN_MOV64_IMM(R9, FIB6_TABLE_LOCAL));
-		codegen_emit_jmp(p, INSN_JA(0), l_tables);
-		codegen_label_bind(p, l_ll);
+	codegen_emit(p, INSN_MOV64_IMM(R9, FIB6_TABLE_LOCAL));
+	if (tables != CODEGEN_FIB6_NODEV) {
+		if (tables == CODEGEN_FIB6_FIB) {
+			codegen_emit_jmp(p, INSN_JA(0), l_tables);
+			codegen_label_bind(p, l_ll);
+		}
+		if (dev) {
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, dev));
+		} else {
+			codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_state));
+			codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1, env->off.st_hook));
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, PKT_OFF(iif)));
+			codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 3, 0), l_outdev);
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, PKT_OFF(oif)));
+			codegen_label_bind(p, l_outdev);
+		}
+		codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R9, 8));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R9, FIB6_TABLE_LOCAL));
 	}
-	if (dev) {
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, dev));
-	} else {
-		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R8, env->off.ctx_state));
-		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R1, env->off.st_hook));
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, PKT_OFF(iif)));
-		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R1, 3, 0), l_outdev);
-		codegen_emit(p, INSN_LDX_MEM(BPF_W, R9, R6, PKT_OFF(oif)));
-		codegen_label_bind(p, l_outdev);
-	}
-	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R9, 8));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R9, FIB6_TABLE_LOCAL));
 	codegen_label_bind(p, l_tables);
 	/* the local table, then main's; none: @l_none */
 	codegen_emit(p, INSN_MOV64_REG(R1, R9));
@@ -658,7 +662,7 @@ static void fib_emit_type6(struct codegen_prog *p, const struct expr_fib *f,
 		codegen_label_bind(p, l_nolocal);
 	}
 	/* 2. the route (r9) */
-	codegen_emit_fib6_route(p, ec, addr, dev, false, l_drop, l_unreach);
+	codegen_emit_fib6_route(p, ec, addr, dev, CODEGEN_FIB6_FIB, l_drop, l_unreach);
 	/* a reject route: its error */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, offsetof(struct codegen_fib4_val, flags)));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R9, offsetof(struct codegen_fib4_val, type)));
