@@ -6,7 +6,8 @@
  * conntrack, NFQUEUE queues, NFLOG feeds nfnetlink_log), and the kernel
  * refuses the standard target itself. The ones the dataplane can run
  * have a translation in codegen/xt/ (LOG, NFLOG, REJECT, ebtables mark,
- * dnat, snat, log and nflog); every other one is refused at
+ * dnat, snat, log and nflog; MARK and CLASSIFY in arp and bridge tables);
+ * every other one is refused at
  * commit, naming the extension, until the dataplane can do what it does.
  */
 #include <errno.h>
@@ -25,6 +26,8 @@ static const struct codegen_xt_ops *const xt_targets[] = {
 	&codegen_xt_ebt_snat,
 	&codegen_xt_ebt_log,
 	&codegen_xt_ebt_nflog,
+	&codegen_xt_mark_tg2,
+	&codegen_xt_classify,
 };
 
 static const struct codegen_xt_ops *xt_ops(const struct expr_xt *x)

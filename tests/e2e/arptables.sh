@@ -8,8 +8,10 @@
 # one ARP solicitation: mcast_solicit 1) and sends one request from a
 # packet socket (as arping does: not seen by the OUTPUT chain). The
 # same frames must come back to the peer (replies, requests), and the
-# listings (counters included) must be the same. The mangle and CLASSIFY
-# targets write the packet: the kernel takes them, nfbpfd refuses them.
+# listings (counters included) must be the same. MARK and CLASSIFY set
+# skb->mark and skb->priority (native `meta mark`/`meta priority` rules
+# after them count what they set, at INPUT and OUTPUT); the mangle target
+# writes the ARP header: the kernel takes it, nfbpfd refuses it.
 # Needs root and arptables-nft; skipped (77) otherwise.
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
@@ -40,10 +42,30 @@ for side in k b; do
 	a -A OUTPUT -d 10.6.0.5 -j DROP &&
 	a -A OUTPUT -d 10.6.0.51 -j DROP &&
 	a -A OUTPUT --opcode Request -o vs -j ACCEPT &&
-	a -A OUTPUT --h-length 6 -c 5 500 -j ACCEPT ||
+	a -I INPUT -j MARK --set-mark 0x50 &&
+	a -I INPUT 2 -s 10.6.0.4 -j MARK --or-mark 0x7 &&
+	a -I OUTPUT -j CLASSIFY --set-class 1:2 &&
+	a -I OUTPUT 2 -d 10.6.0.50 -j MARK --or-mark 0x3 &&
+	a -A OUTPUT --h-length 6 -c 5 500 -j ACCEPT &&
+	ip netns exec "$ns" "${pre[@]}" nft -f - <<'NFT' ||
+table arp t2 {
+	chain in {
+		type filter hook input priority 10; policy accept;
+		meta mark 0x57 counter
+		meta mark 0x50 counter
+		meta priority 1:2 counter
+	}
+	chain out {
+		type filter hook output priority 10; policy accept;
+		meta priority 1:2 counter
+		meta mark 0x3 counter
+		meta mark 0 counter
+	}
+}
+NFT
 		{ echo "arptables e2e: arptables-nft failed on side $side"; status=1; }
 	# writes: the kernel runs them, nfbpfd refuses them (EOPNOTSUPP)
-	for t in "mangle --mangle-ip-s 10.6.0.9" "CLASSIFY --set-class 1:1"; do
+	for t in "mangle --mangle-ip-s 10.6.0.9"; do
 		# shellcheck disable=SC2086
 		a -A OUTPUT -j $t >"$work/$side.${t%% *}" 2>&1
 		echo "exit $?" >>"$work/$side.${t%% *}"
@@ -81,12 +103,12 @@ request 10.6.0.1 -> 10.6.0.52'
 if [ "$(cat "$work/k.frames")" != "$want" ]; then
 	echo "arptables e2e: unexpected frames:"; cat "$work/k.frames"; status=1
 fi
-for t in mangle CLASSIFY; do
+for t in mangle; do
 	grep -qx "exit 0" "$work/k.$t" ||
 		{ echo "arptables e2e: kernel refused $t:"; cat "$work/k.$t"; status=1; }
 	grep -qx "exit 0" "$work/b.$t" &&
 		{ echo "arptables e2e: nfbpfd took $t"; status=1; }
 done
 kill -0 "$dpid" 2>/dev/null || { echo "arptables e2e: nfbpfd died"; status=1; }
-[ $status = 0 ] && { echo "arptables e2e: identical"; cat "$work/k.frames" "$work/k.list" "$work/b.mangle"; }
+[ $status = 0 ] && { echo "arptables e2e: identical"; cat "$work/k.frames" "$work/k.list" "$work/k.ruleset" "$work/b.mangle"; }
 exit $status
