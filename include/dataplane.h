@@ -244,7 +244,9 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
  * (jiffies, both halves); an element the packet path added with
  * statements (dynset) keeps their state in half 0, shared by both
  * generations: a limit's token bucket word, a counter's packets and
- * bytes, and SET_STMTS_INLINE in the flags word
+ * bytes, and SET_STMTS_INLINE in the flags word (SET_STMTS_CONNLIMIT: a
+ * "ct count", whose connection list is a value of the connlimit map keyed
+ * by CL_SET_TAG | the set's id and the element's key)
  */
 #define SET_DATA_TIMEOUT	0
 #define SET_DATA_LIMIT		8
@@ -252,6 +254,7 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 #define SET_DATA_BYTES		24
 #define SET_DATA_FLAGS		32
 #define SET_STMTS_INLINE	0x1
+#define SET_STMTS_CONNLIMIT	0x2	/* a "ct count": a list under the element's key */
 
 /**
  * dataplane_set_dynamic - does the packet path write @s now (a dynset
