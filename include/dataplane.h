@@ -282,6 +282,17 @@ int dataplane_set_read(struct net *net, const struct set *s,
 		       void *arg);
 
 /**
+ * dataplane_set_cl_gc - the garbage collection of a set whose elements the
+ * packet path adds with a "ct count" (nft_rhash_gc(): an element whose
+ * connection list nf_conncount_gc_list() empties goes; its list too)
+ * @net: namespace
+ * @s: the set
+ *
+ * Return: 0, -ENOENT if the packet path does not write @s, or -errno.
+ */
+int dataplane_set_cl_gc(struct net *net, const struct set *s);
+
+/**
  * dataplane_state_read - live value of a stateful expression's state word
  * @net: namespace
  * @slot: the expression's state slot (struct expr_quota.slot, ...)
