@@ -470,6 +470,18 @@ out:
 	codegen_label_bind(p, l_end);
 }
 
+/* a ct count on the elements reads the packet's conntrack */
+static bool dynset_reads_ct(const struct expr *e)
+{
+	const struct expr_dynset *d = expr_priv(e);
+	const struct expr *x;
+
+	expr_for_each_in(x, (const struct expr *)d->exprs, d->exprs_len)
+		if (x->type == EXPR_CONNLIMIT)
+			return true;
+	return false;
+}
+
 /*
  * shapes outlive the rules and sets they were made from: a shape's copy
  * of the expression points to its own copy of the set's shape fields
@@ -491,4 +503,5 @@ const struct codegen_expr_ops codegen_expr_dynset = {
 	.shape = dynset_shape,
 	.consts = dynset_consts,
 	.emit = dynset_emit,
+	.reads_ct = dynset_reads_ct,
 };
