@@ -999,7 +999,10 @@ static bool set_conncount(const struct set *s, uint8_t mask)
 /*
  * once a second (the kernel's set gc interval): timed out elements go; in
  * a dynamic set (NFT_SET_EVAL) whose elements the packet path adds with a
- * "ct count", so do those whose connection list empties (nft_rhash_gc())
+ * "ct count", so do those whose connection list empties (nft_rhash_gc()
+ * with nft_rhash_expr_needs_gc_run(), every nft_set_gc_interval(): 1 s,
+ * as a set with a ct count on its elements has no timeout flag, so no
+ * gc-interval: the kernel refuses both, EOPNOTSUPP)
  */
 void nfnl_sets_gc(struct net *net)
 {

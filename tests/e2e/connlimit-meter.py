@@ -4,7 +4,8 @@
 # connections per source in a dynamic set (tests/e2e/connlimit_meter.sh):
 # real TCP connections and UDP flows over lo from 127.0.0.2 and 127.0.0.3,
 # then the set's listing ("nft list set ip t perip", with the command
-# prefix given as arguments) at fixed points: while connections are open,
+# prefix given as arguments) and the meter's (tcpm, keyed by the /24 of
+# the source) at fixed points: while connections are open,
 # after some close, and long enough after the others ended for the set's
 # garbage collection (once a second) to have removed the elements whose
 # connection list emptied. Prints one block per checkpoint; timing lines
@@ -19,16 +20,16 @@ import time
 NFT = sys.argv[1:]
 
 
-def listing():
-    out = subprocess.run(NFT + ['list', 'set', 'ip', 't', 'perip'],
+def listing(what=('set', 'perip')):
+    out = subprocess.run(NFT + ['list', what[0], 'ip', 't', what[1]],
                          capture_output=True, text=True, timeout=20)
     return out.stdout + out.stderr
 
 
-def elements():
+def elements(what=('set', 'perip')):
     """the set's elements line(s), joined; "(none)" without"""
     out, inside = [], False
-    for line in listing().splitlines():
+    for line in listing(what).splitlines():
         line = line.strip()
         if line.startswith('elements = '):
             inside = True
@@ -42,6 +43,7 @@ def elements():
 def show(label):
     print('## ' + label)
     print(elements())
+    print('meter tcpm: ' + elements(('meter', 'tcpm')))
     sys.stdout.flush()
 
 
@@ -99,6 +101,16 @@ a3, r = tcp('127.0.0.2'); events.append('a3 ' + r + ' (over 2)')
 udp('127.0.0.4')
 print('\n'.join(events))
 show('open: 127.0.0.2 x2, 127.0.0.3 x1, udp from 127.0.0.4')
+# the elements as the other listings show them
+for args in (['list', 'meters'], ['-j', 'list', 'set', 'ip', 't', 'perip'],
+             ['--debug=netlink', 'list', 'set', 'ip', 't', 'perip']):
+    out = subprocess.run(NFT + args, capture_output=True, text=True, timeout=20)
+    lines = (out.stdout + out.stderr).splitlines()
+    # element lines of the netlink dump in hash order: sorted
+    elems = sorted(l for l in lines if l.startswith('\telement '))
+    lines = [l for l in lines if not l.startswith('\telement ')] + elems
+    print('## nft ' + ' '.join(args))
+    print('\n'.join(lines))
 # 127.0.0.3's only connection closes (TIME_WAIT: the list's gc drops it)
 close(b1)
 t = wait_gone('127.0.0.3', 5)
