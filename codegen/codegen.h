@@ -661,8 +661,10 @@ struct codegen_recent_ent {
 /*
  * connlimit lists (codegen/expr/connlimit.c): one per instance (a rule's
  * "ct count"), a value of env->cl_fd keyed by the instance id its state
- * word holds, created by the first packet from env->cl_zero_fd's empty
- * list. Entries are in the kernel's list order, [0, count).
+ * word holds (xt connlimit: and the key's address and zone; a dynset's
+ * element: CL_SET_TAG | set id and the element's key), created by the
+ * first packet from env->cl_zero_fd's empty list. Entries are in the
+ * kernel's list order, [0, count).
  */
 #define CL_ENTS			64	/* connections a list holds */
 #define CL_LISTS_MAX		65536	/* lists per namespace */

@@ -2,7 +2,9 @@
 /*
  * connlimit.c - "ct count" (nft_connlimit.c with nf_conncount.c) in a rule:
  * one list per rule, a value of env->cl_fd (codegen.h: struct
- * codegen_cl_list) keyed by the id in the rule's state word.
+ * codegen_cl_list) keyed by the id in the rule's state word. The same
+ * code counts on the lists of xt connlimit keys (codegen/xt/connlimit.c)
+ * and of the elements a dynset adds (codegen/expr/dynset.c, CL_ELEM_SLOT).
  *
  * What 6.18.44 does, measured with real connections (tests/dataplane
  * c13, c16 --kernel-only, and by hand), and what the code below does in
