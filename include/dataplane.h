@@ -351,6 +351,7 @@ struct dp_stats {
 	uint64_t inflight_timeouts;
 	uint64_t fold_keys_written;
 	uint64_t walker_graces;
+	uint64_t cl_lists_freed;	/* "ct count" lists of elements gone */
 };
 
 /**

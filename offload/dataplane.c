@@ -1679,7 +1679,8 @@ static void cl_free(void *priv, uint32_t id, const uint8_t *key, uint32_t klen)
 	struct codegen_cl_key k;
 
 	cl_elem_key(&k, id, key, klen);
-	bpf_map_delete_elem(dp->env.cl_fd, &k);
+	if (!bpf_map_delete_elem(dp->env.cl_fd, &k))
+		dp->stats.cl_lists_freed++;
 }
 
 /*
@@ -4305,14 +4306,34 @@ void dataplane_abort(struct net *net)
 	dp_string_sweep(dp->string, net, genmask_cur(net));
 }
 
+/* is the set @handle of table @table in the ruleset (committed)? */
+static bool set_live(void *arg, uint64_t table, uint64_t handle)
+{
+	struct net *net = arg;
+	struct table *t;
+	struct set *s;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (t->handle != table || !active(t->genmask, genmask_cur(net)))
+			continue;
+		list_for_each_entry(s, &t->sets, list)
+			if (s->handle == handle)
+				return active(s->genmask, genmask_cur(net));
+	}
+	return false;
+}
+
 void dataplane_xt_gc(struct net *net)
 {
 	struct dataplane *dp = net->dataplane;
 
 	if (dp) {
 		dp_hl_gc(dp->hl);
+		/* the "ct count" lists of elements gone */
 		if (!dp->prepared)
-			dp_sets_cl_sweep(dp->sets, dp->env.cl_fd);
+			dp->stats.cl_lists_freed +=
+				dp_sets_cl_sweep(dp->sets, dp->env.cl_fd,
+						 net->gencursor, set_live, net);
 	}
 }
 

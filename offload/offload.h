@@ -239,10 +239,14 @@ int dp_sets_cl_gc(struct dp_sets *ss, const struct set *s, uint32_t g,
 		  uint64_t now);
 /*
  * dp_sets_cl_sweep - delete the lists of @cl_fd that belong to elements
- * no set map holds any more (deleted or flushed by the control plane,
- * their set or table gone)
+ * no set map holds in generation @g any more (deleted or flushed by the
+ * control plane),
+ * or to sets @set_live(arg, table handle, set handle) says are gone.
+ * Return: the lists deleted.
  */
-void dp_sets_cl_sweep(struct dp_sets *ss, int cl_fd);
+uint32_t dp_sets_cl_sweep(struct dp_sets *ss, int cl_fd, uint32_t g,
+			  bool (*set_live)(void *arg, uint64_t table, uint64_t handle),
+			  void *arg);
 void dp_sets_drop_unseen(struct dp_sets *ss);
 void dp_sets_abort(struct dp_sets *ss);
 void dp_sets_publish(struct dp_sets *ss);

@@ -1752,10 +1752,11 @@ struct read_ctx {
 /*
  * the entries of @r under @g's keys go (their map deletes them, the
  * count word counts them out, the model of the map forgets them), and
- * with each one its "ct count" list
+ * with each one its "ct count" list if @cl (a set with such elements has
+ * no timeouts: the kernel refuses both)
  */
 static void gone_delete(struct dp_sets *ss, struct dp_set *r, uint32_t ksize,
-			struct gone_ctx *g)
+			struct gone_ctx *g, bool cl)
 {
 	struct dp_elem *el, **pp;
 	uint32_t i;
@@ -1766,7 +1767,7 @@ static void gone_delete(struct dp_sets *ss, struct dp_set *r, uint32_t ksize,
 		if (bpf_map_delete_elem(r->fd, g->keys[i]))
 			continue;
 		ss->ops.count_add(ss->ops.priv, r->count, -1);
-		if (ss->ops.cl_free)
+		if (cl && ss->ops.cl_free)
 			ss->ops.cl_free(ss->ops.priv, r->id, g->keys[i] + 4,
 					ksize - 4);
 		for (pp = &ss->elems[h]; (el = *pp); pp = &el->hnext)
@@ -1825,7 +1826,7 @@ int dp_sets_read(struct dp_sets *ss, const struct set *s, uint32_t g,
 		return -ENOENT;
 	ret = map_walk(r->fd, r->id, KEY_MAX, sizeof(struct codegen_set_val),
 		       read_one, &rc);
-	gone_delete(ss, r, exact_ksize(s), &rc.gone);
+	gone_delete(ss, r, exact_ksize(s), &rc.gone, false);
 	return ret;
 }
 
@@ -1860,12 +1861,21 @@ int dp_sets_cl_gc(struct dp_sets *ss, const struct set *s, uint32_t g,
 		return -ENOENT;
 	ret = map_walk(r->fd, r->id, KEY_MAX, sizeof(struct codegen_set_val),
 		       cl_one, &rc);
-	gone_delete(ss, r, exact_ksize(s), &rc.gone);
+	gone_delete(ss, r, exact_ksize(s), &rc.gone, true);
 	return ret;
 }
 
-/* does @ss still hold an element under @key (set id, key words)? */
-static bool cl_owner_live(struct dp_sets *ss, uint32_t id, const uint8_t *key)
+/*
+ * does @ss still hold an element under @key (set id, key words), live in
+ * generation @g, of a
+ * set the ruleset still has (@set_live: a set a table deletion or a
+ * delta prepare dropped keeps its map entries until the next full
+ * prepare)?
+ */
+static bool cl_owner_live(struct dp_sets *ss, uint32_t g, uint32_t id,
+			  const uint8_t *key,
+			  bool (*set_live)(void *arg, uint64_t table, uint64_t handle),
+			  void *arg)
 {
 	struct codegen_set_val v;
 	uint8_t k[KEY_MAX];
@@ -1874,29 +1884,35 @@ static bool cl_owner_live(struct dp_sets *ss, uint32_t id, const uint8_t *key)
 	if (id >= DP_SETS)
 		return false;
 	r = ss->byid[id];
-	if (!r || !r->dyn || r->fd <= 0 || r->ksize < 4 || r->ksize > KEY_MAX)
+	if (!r || !r->dyn || r->fd <= 0 || r->ksize < 4 || r->ksize > KEY_MAX ||
+	    !set_live(arg, r->table, r->handle))
 		return false;
 	memcpy(k, &id, 4);
 	memcpy(k + 4, key, r->ksize - 4);
 	if (bpf_map_lookup_elem(r->fd, k, &v))
 		return false;
-	return v.half[0].valid || v.half[1].valid;
+	return v.half[g & 1].valid;
 }
 
-void dp_sets_cl_sweep(struct dp_sets *ss, int cl_fd)
+uint32_t dp_sets_cl_sweep(struct dp_sets *ss, int cl_fd, uint32_t g,
+			  bool (*set_live)(void *arg, uint64_t table, uint64_t handle),
+			  void *arg)
 {
 	struct codegen_cl_key k, next;
 	bool first = true;
+	uint32_t n = 0;
 
 	/* deleting the key just visited restarts the walk: walk from the
 	 * one before (as cl_delete() in dataplane.c) */
 	while (!bpf_map_get_next_key(cl_fd, first ? NULL : &k, &next)) {
 		if ((next.id & CL_SET_TAG) && !(next.id & CL_ID_TAG) &&
-		    !cl_owner_live(ss, (uint32_t)next.id, next.addr)) {
-			bpf_map_delete_elem(cl_fd, &next);
+		    !cl_owner_live(ss, g, (uint32_t)next.id, next.addr, set_live, arg)) {
+			if (!bpf_map_delete_elem(cl_fd, &next))
+				n++;
 			continue;
 		}
 		k = next;
 		first = false;
 	}
+	return n;
 }

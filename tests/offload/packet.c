@@ -739,6 +739,8 @@ Test(packet, dynset_ct_count_one_list_per_element_collected_when_closed)
 	struct expr *x;
 	struct expr_connlimit *cl;
 	struct cl_seen seen;
+	struct dp_stats st;
+	struct rule *r;
 	uint8_t tcp = 6, below[2] = { 4, 0 };
 	int c22, c22b, c80, c80b, i;
 
@@ -760,7 +762,7 @@ Test(packet, dynset_ct_count_one_list_per_element_collected_when_closed)
 	d->exprs_len = x->size;
 	d->nexprs = 1;
 	tm_verdict(&rb, NF_DROP, NULL);
-	tm_rule(input, &rb);
+	r = tm_rule(input, &rb);
 	tm_commit_ok(&net);
 
 	c22 = tcp_open(22);
@@ -792,11 +794,24 @@ Test(packet, dynset_ct_count_one_list_per_element_collected_when_closed)
 	seen = cl_read(s);
 	cr_assert_eq(seen.n, 1, "closed: 80's element collected (%u left)", seen.n);
 	cr_assert_eq(seen.port[0], 22, "the one left: %u", seen.port[0]);
+	dataplane_stats(&net, &st);
+	cr_assert_eq(st.cl_lists_freed, 1, "80's list went with its element");
 	c80 = tcp_open(80);
 	c80b = tcp_open(80);
 	cr_assert_geq(c80, 0, "a new element for 80: its list starts empty");
 	cr_assert_lt(c80b, 0, "and counts its own connections");
 	cr_assert_eq(cl_read(s).n, 2);
+	dataplane_xt_gc(&net);
+	dataplane_stats(&net, &st);
+	cr_assert_eq(st.cl_lists_freed, 1, "live elements keep their lists");
+	/* the rule and the set go: their elements' lists with them */
+	tm_rule_del(r);
+	tm_commit_ok(&net);
+	list_del(&s->list);
+	dataplane_xt_gc(&net);
+	dataplane_stats(&net, &st);
+	cr_assert_eq(st.cl_lists_freed, 3, "22's and 80's lists swept: %llu",
+		     (unsigned long long)st.cl_lists_freed);
 	close(c80);
 	close(l22);
 	close(l80);
