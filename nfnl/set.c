@@ -982,27 +982,14 @@ static void set_sync(struct net *net, struct set *s)
 	}
 }
 
-/* does a rule give the elements it adds to @s a "ct count"? */
-static bool set_conncount(const struct set *s, uint8_t mask)
-{
-	const struct expr_dynset *d = set_dynset(s, mask);
-	const struct expr *x;
-
-	if (!d)
-		return false;
-	expr_for_each_in(x, (const struct expr *)d->exprs, d->exprs_len)
-		if (x->type == EXPR_CONNLIMIT)
-			return true;
-	return false;
-}
-
 /*
  * once a second (the kernel's set gc interval): timed out elements go; in
  * a dynamic set (NFT_SET_EVAL) whose elements the packet path adds with a
  * "ct count", so do those whose connection list empties (nft_rhash_gc()
  * with nft_rhash_expr_needs_gc_run(), every nft_set_gc_interval(): 1 s,
  * as a set with a ct count on its elements has no timeout flag, so no
- * gc-interval: the kernel refuses both, EOPNOTSUPP)
+ * gc-interval: the kernel refuses both, EOPNOTSUPP). The dataplane knows
+ * which sets have such elements (-ENOENT for the others).
  */
 void nfnl_sets_gc(struct net *net)
 {
@@ -1011,17 +998,15 @@ void nfnl_sets_gc(struct net *net)
 
 	list_for_each_entry(t, &net->tables, list)
 		list_for_each_entry(s, &t->sets, list) {
-			bool cl = (s->flags & NFT_SET_EVAL) &&
-				  !(s->flags & (NFT_SET_INTERVAL | NFT_SET_MAP |
-						NFT_SET_OBJECT)) &&
-				  set_conncount(s, genmask_cur(net));
-
-			if (!(s->flags & NFT_SET_TIMEOUT) && !cl)
-				continue;
-			set_gc(s);
-			if (cl)
-				dataplane_set_cl_gc(net, s);
-			set_sync(net, s);
+			if (s->flags & NFT_SET_TIMEOUT) {
+				set_gc(s);
+				set_sync(net, s);
+			} else if ((s->flags & NFT_SET_EVAL) &&
+				   !(s->flags & (NFT_SET_INTERVAL | NFT_SET_MAP |
+						 NFT_SET_OBJECT)) &&
+				   !dataplane_set_cl_gc(net, s)) {
+				set_sync(net, s);
+			}
 		}
 }
 

@@ -83,6 +83,7 @@ struct dp_set {
 	int64_t pending;	/* dyn: count change publish makes */
 	bool looked;		/* a lookup reads it (this prepare) */
 	bool stmts;		/* a dynset adds elements with statements */
+	bool cl;		/* ... with a ct count (sticky until a full prepare) */
 	struct dp_slot *slots;	/* interval concatenations: slot -> range */
 	uint32_t nslots, capslots;
 };
@@ -1211,8 +1212,10 @@ static int use_set(struct dp_sets *ss, struct codegen_env *env, struct expr *e,
 	if (e->type == EXPR_LOOKUP)
 		r->looked = true;
 	else if (e->type == EXPR_DYNSET &&
-		 ((struct expr_dynset *)expr_priv(e))->nexprs)
+		 ((struct expr_dynset *)expr_priv(e))->nexprs) {
 		r->stmts = true;
+		r->cl |= codegen_expr_reads_ct(e);	/* its ct count */
+	}
 	if (r->looked && r->stmts) {
 		snprintf(err->buf, sizeof(err->buf), "set '%.32s': lookups of "
 			 "elements that carry statements from the packet path "
@@ -1251,7 +1254,7 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 		for (r = ss->hash[i]; r; r = r->hnext) {
 			r->seen = r->fresh = false;
 			r->pending = 0;
-			r->looked = r->stmts = false;
+			r->looked = r->stmts = r->cl = false;
 		}
 	for (i = 0; i < ss->nbuckets; i++)
 		for (el = ss->elems[i]; el; el = el->hnext)
@@ -1395,8 +1398,10 @@ bool dp_sets_delta_expr_ok(struct dp_sets *ss, const struct expr *e)
 		r = ds->set ? set_find(ss, ds->set) : NULL;
 		if (r && r->looked)
 			return false;
-		if (r)
+		if (r) {
 			r->stmts = true;
+			r->cl |= codegen_expr_reads_ct(e);	/* its ct count */
+		}
 	}
 	return true;
 }
@@ -1857,7 +1862,7 @@ int dp_sets_cl_gc(struct dp_sets *ss, const struct set *s, uint32_t g,
 			       .klen = exact_ksize(s) - 4 };
 	int ret;
 
-	if (!r || !r->dyn || r->fd <= 0 || !ss->ops.cl_dead)
+	if (!r || !r->dyn || !r->cl || r->fd <= 0 || !ss->ops.cl_dead)
 		return -ENOENT;
 	ret = map_walk(r->fd, r->id, KEY_MAX, sizeof(struct codegen_set_val),
 		       cl_one, &rc);
