@@ -15,6 +15,8 @@
  *	  yes: update refreshes e's expiry (both halves); match
  *	  no: if fetch_add(count, 1) >= size: count -= 1, no match
  *	      map_update(key, {valid, expires = now + timeout} x 2); match
+ *	      (no entry before: BPF_NOEXIST; another CPU's meanwhile:
+ *	      count -= 1, that one matches)
  *	match: invert ? NFT_BREAK : go on; no match: invert ? go on : NFT_BREAK
  *
  * A "ct count" on the elements (nft_connlimit's clone per element): the
@@ -423,21 +425,28 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 		codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R0, R1));
 		codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R0, DATA(0, SET_DATA_LIMIT)));
 	}
-	/* map_update_elem(set, key, r9, BPF_ANY) */
+	/* map_update_elem(set, key, r9, found ? BPF_ANY : BPF_NOEXIST):
+	 * with no entry there, another CPU may add the key first */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R10, FOUND_OFF));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_XOR, R4, 1));
 	codegen_emit(p, INSN_MOV64_REG(R3, R9));
 	codegen_emit(p, INSN_MOV64_REG(R2, R10));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ID_OFF));
 	codegen_emit_ld_map(p, R1, fd);
-	codegen_emit(p, INSN_MOV64_IMM(R4, BPF_ANY));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_update_elem));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_match);
-	/* no memory for it: the count goes back (if this added it) */
+	/* not added: the count goes back (if this added it); the key another
+	 * CPU added meanwhile is the element (nft_rhash_update(): prev), not
+	 * a new one; no memory for it: no match */
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, FOUND_OFF));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_nomatch);
 	emit_count(p, ec, l_nomatch);
 	codegen_emit(p, INSN_MOV64_IMM(R1, -1));
 	codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R0, R1, 0));
-	codegen_emit_jmp(p, INSN_JA(0), l_nomatch);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R9, -EEXIST, 0), l_nomatch);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, NEW_OFF, 0));
+	codegen_emit_jmp(p, INSN_JA(0), l_match);
 
 	codegen_label_bind(p, l_match);
 	if (c || l || cl) {
