@@ -4,8 +4,9 @@
 # connections per source in a dynamic set (tests/e2e/connlimit_meter.sh):
 # real TCP connections and UDP flows over lo from 127.0.0.2 and 127.0.0.3,
 # then the set's listing ("nft list set ip t perip", with the command
-# prefix given as arguments) and the meter's (tcpm, keyed by the /24 of
-# the source) at fixed points: while connections are open,
+# prefix given as arguments), the meter's (tcpm, keyed by the /24 of
+# the source) and an IPv6 set's (m6, keyed by the source /127, connections
+# from ::1) at fixed points: while connections are open,
 # after some close, and long enough after the others ended for the set's
 # garbage collection (once a second) to have removed the elements whose
 # connection list emptied. Prints one block per checkpoint; timing lines
@@ -21,7 +22,8 @@ NFT = sys.argv[1:]
 
 
 def listing(what=('set', 'perip')):
-    out = subprocess.run(NFT + ['list', what[0], 'ip', 't', what[1]],
+    fam, table = ('ip6', 't6') if what[1] == 'm6' else ('ip', 't')
+    out = subprocess.run(NFT + ['list', what[0], fam, table, what[1]],
                          capture_output=True, text=True, timeout=20)
     return out.stdout + out.stderr
 
@@ -44,19 +46,21 @@ def show(label):
     print('## ' + label)
     print(elements())
     print('meter tcpm: ' + elements(('meter', 'tcpm')))
+    print('set m6: ' + elements(('set', 'm6')))
     sys.stdout.flush()
 
 
 def tcp(src):
-    c = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    v6 = ':' in src
+    c = socket.socket(socket.AF_INET6 if v6 else socket.AF_INET, socket.SOCK_STREAM)
     c.settimeout(2)
     c.bind((src, 0))
     try:
-        c.connect(('127.0.0.1', 8181))
+        c.connect(('::1' if v6 else '127.0.0.1', 8181))
     except OSError as e:
         c.close()
         return None, 'refused' if isinstance(e, ConnectionRefusedError) else 'timeout'
-    s, _ = srv.accept()
+    s, _ = (srv6 if v6 else srv).accept()
     return (c, s), 'ok'
 
 
@@ -90,6 +94,10 @@ srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 srv.bind(('127.0.0.1', 8181))
 srv.listen(16)
+srv6 = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+srv6.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv6.bind(('::1', 8181))
+srv6.listen(16)
 usrv = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 usrv.bind(('127.0.0.1', 9191))
 
@@ -98,6 +106,8 @@ a1, r = tcp('127.0.0.2'); events.append('a1 ' + r)
 a2, r = tcp('127.0.0.2'); events.append('a2 ' + r)
 b1, r = tcp('127.0.0.3'); events.append('b1 ' + r)
 a3, r = tcp('127.0.0.2'); events.append('a3 ' + r + ' (over 2)')
+v1, r = tcp('::1'); events.append('v1 ' + r)
+v2, r = tcp('::1'); events.append('v2 ' + r + ' (over 1)')
 udp('127.0.0.4')
 print('\n'.join(events))
 show('open: 127.0.0.2 x2, 127.0.0.3 x1, udp from 127.0.0.4')
@@ -111,8 +121,10 @@ for args in (['list', 'meters'], ['-j', 'list', 'set', 'ip', 't', 'perip'],
     lines = [l for l in lines if not l.startswith('\telement ')] + elems
     print('## nft ' + ' '.join(args))
     print('\n'.join(lines))
-# 127.0.0.3's only connection closes (TIME_WAIT: the list's gc drops it)
+# 127.0.0.3's only connection closes (TIME_WAIT: the list's gc drops it),
+# and so does ::1's
 close(b1)
+close(v1)
 t = wait_gone('127.0.0.3', 5)
 print('# 127.0.0.3 left %s after its close' % ('%.1fs' % t if t is not None else 'not'))
 time.sleep(1.5)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # connlimit_meter.sh - end to end: "ct count" on the elements a rule adds
 # to a dynamic set (add @perip { ip saddr ct count over 2 }, and a meter
-# keyed by the source's /24), with real
+# keyed by the source's /24; an ip6 set keyed by the source's /127), with real
 # TCP connections and UDP flows over lo (connlimit-meter.py), through the
 # kernel's nf_tables in one scratch netns and nfbpfd's dataplane in
 # another: which connections are refused, and the set's listing at fixed
@@ -28,6 +28,16 @@ table ip t {
 		tcp dport 8181 ct state new meter tcpm { ip saddr & 255.255.255.0 ct count over 5 }
 		tcp dport 8181 ct state new add @perip { ip saddr ct count over 2 } counter reject with tcp reset
 		udp dport 9191 ct state new add @perip { ip saddr ct count over 2 } counter
+	}
+}
+table ip6 t6 {
+	set m6 {
+		type ipv6_addr
+		flags dynamic
+	}
+	chain in {
+		type filter hook input priority 0; policy accept;
+		tcp dport 8181 ct state new add @m6 { ip6 saddr and ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe ct count over 1 } counter reject with tcp reset
 	}
 }
 NFT
