@@ -83,7 +83,8 @@ struct dp_set {
 	int64_t pending;	/* dyn: count change publish makes */
 	bool looked;		/* a lookup reads it (this prepare) */
 	bool stmts;		/* a dynset adds elements with statements */
-	bool cl;		/* ... with a ct count (sticky until a full prepare) */
+	bool cl;		/* ... with a ct count (sticky: its elements keep
+				 * being collected) */
 	struct dp_slot *slots;	/* interval concatenations: slot -> range */
 	uint32_t nslots, capslots;
 };
@@ -106,6 +107,8 @@ struct dp_elem {
 
 struct dp_sets {
 	struct dp_set *hash[SET_HASH];
+	bool swept_cl;		/* no set has or had a ct count since the last
+				 * sweep of the lists (dp_sets_cl_sweep()) */
 	struct dp_elem **elems;
 	uint32_t nbuckets, nelems;
 	/* id allocator, ids freed by a prepare reused after a publish */
@@ -331,6 +334,9 @@ static void set_dyn_drop(struct dp_sets *ss, struct dp_set *r)
 static void set_free(struct dp_sets *ss, struct dp_set *r)
 {
 	struct dp_set **pp = &ss->hash[set_hash(r->table, r->handle)];
+
+	if (r->cl)
+		ss->swept_cl = false;	/* its lists: the next sweep */
 
 	set_dyn_drop(ss, r);
 	while (*pp != r)
@@ -1254,7 +1260,7 @@ int dp_sets_prepare(struct dp_sets *ss, struct net *net,
 		for (r = ss->hash[i]; r; r = r->hnext) {
 			r->seen = r->fresh = false;
 			r->pending = 0;
-			r->looked = r->stmts = r->cl = false;
+			r->looked = r->stmts = false;
 		}
 	for (i = 0; i < ss->nbuckets; i++)
 		for (el = ss->elems[i]; el; el = el->hnext)
@@ -1904,8 +1910,17 @@ uint32_t dp_sets_cl_sweep(struct dp_sets *ss, int cl_fd, uint32_t g,
 			  void *arg)
 {
 	struct codegen_cl_key k, next;
-	bool first = true;
-	uint32_t n = 0;
+	bool first = true, any = false;
+	uint32_t n = 0, i;
+	struct dp_set *r;
+
+	/* no element lists: no walk of the map (xt connlimit's lists) */
+	for (i = 0; i < SET_HASH && !any; i++)
+		for (r = ss->hash[i]; r && !any; r = r->hnext)
+			any = r->cl;
+	if (!any && ss->swept_cl)
+		return 0;
+	ss->swept_cl = !any;
 
 	/* deleting the key just visited restarts the walk: walk from the
 	 * one before (as cl_delete() in dataplane.c) */
