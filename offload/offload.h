@@ -119,6 +119,9 @@ int offload_conntrack_acct(int ns_fd);
 /**
  * struct offload_ct_tuple - where struct nf_conntrack_tuple keeps what
  * a conntrack lookup by tuple needs (codegen_env.off.tup_*)
+ * @src_u3: src.u3 (address), @src_u: src.u (port, ICMP id),
+ * @l3num: src.l3num, @dst_u3: dst.u3, @dst_u: dst.u (port, ICMP type and
+ * code), @protonum: dst.protonum
  */
 struct offload_ct_tuple {
 	int16_t src_u3, src_u, l3num, dst_u3, dst_u, protonum;

@@ -337,7 +337,6 @@ static void set_free(struct dp_sets *ss, struct dp_set *r)
 
 	if (r->cl)
 		ss->swept_cl = false;	/* its lists: the next sweep */
-
 	set_dyn_drop(ss, r);
 	while (*pp != r)
 		pp = &(*pp)->hnext;
@@ -1230,8 +1229,7 @@ static int use_set(struct dp_sets *ss, struct codegen_env *env, struct expr *e,
 		return -EOPNOTSUPP;
 	}
 	if (e->type == EXPR_DYNSET && !codegen_set_interval(s) &&
-	    !codegen_set_ranges(s))
-	{
+	    !codegen_set_ranges(s)) {
 		r->ksize = exact_ksize(s);
 		return set_dyn(ss, env, r, env->set_hash_fd[(s->klen + 3) / 4], err);
 	}
@@ -1878,10 +1876,9 @@ int dp_sets_cl_gc(struct dp_sets *ss, const struct set *s, uint32_t g,
 
 /*
  * does @ss still hold an element under @key (set id, key words), live in
- * generation @g, of a
- * set the ruleset still has (@set_live: a set a table deletion or a
- * delta prepare dropped keeps its map entries until the next full
- * prepare)?
+ * generation @g, of a set the ruleset still has (@set_live: a set that a
+ * table deletion or a delta prepare dropped keeps its map entries until
+ * the next full prepare)?
  */
 static bool cl_owner_live(struct dp_sets *ss, uint32_t g, uint32_t id,
 			  const uint8_t *key,
