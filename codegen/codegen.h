@@ -663,8 +663,10 @@ struct codegen_recent_ent {
 /*
  * connlimit lists (codegen/expr/connlimit.c): one per instance (a rule's
  * "ct count"), a value of env->cl_fd keyed by the instance id its state
- * word holds, created by the first packet from env->cl_zero_fd's empty
- * list. Entries are in the kernel's list order, [0, count).
+ * word holds (xt connlimit: and the key's address and zone; a dynset's
+ * element: CL_SET_TAG | set id and the element's key), created by the
+ * first packet from env->cl_zero_fd's empty list. Entries are in the
+ * kernel's list order, [0, count).
  */
 #define CL_ENTS			64	/* connections a list holds */
 #define CL_LISTS_MAX		65536	/* lists per namespace */
@@ -708,14 +710,18 @@ struct codegen_cl_list {
 /**
  * struct codegen_cl_key - a list's key: its instance (a rule's id), and
  * for xt connlimit the masked address and conntrack zone id of the
- * kernel's rbtree key (0 for a rule's "ct count")
+ * kernel's rbtree key (0 for a rule's "ct count"); for the "ct count" of
+ * an element the packet path adds (dynset), CL_SET_TAG | the set's
+ * dataplane id and the element's key (zero padded to whole words)
  */
 struct codegen_cl_key {
 	uint64_t id;
-	uint8_t addr[16];
+	uint8_t addr[SET_KLEN_MAX];
 	uint32_t zone;
 	uint32_t pad;
 };
+
+#define CL_SET_TAG		(1ull << 62)	/* a key id: an element's list */
 
 /** struct codegen_cl_scratch - per-CPU working data of one evaluation */
 struct codegen_cl_scratch {
@@ -733,6 +739,8 @@ struct codegen_cl_scratch {
 	uint32_t n;
 	uint32_t mode;
 	uint32_t fresh;		/* a new xt key's list */
+	uint32_t elem_new;	/* dynset: a new element, its list starts empty */
+	uint32_t pad2;
 };
 
 /*
@@ -754,6 +762,15 @@ struct codegen_cl_xt {
 	int16_t c_mask, c_flags;
 	bool v6;
 };
+
+/*
+ * CL_ELEM_SLOT - @c_slot of codegen_emit_conncount() for an element's list:
+ * the caller wrote the whole key into the per-CPU scratch (key.id
+ * CL_SET_TAG | set id, key.addr the element's key, zone 0) and
+ * scratch.elem_new (1: a new element, whose list starts empty as
+ * nf_conncount_list_init() leaves it, last_gc = now)
+ */
+#define CL_ELEM_SLOT		(-1)
 
 /*
  * codegen_emit_conncount - nf_conncount on the list of the instance whose

@@ -244,7 +244,9 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
  * (jiffies, both halves); an element the packet path added with
  * statements (dynset) keeps their state in half 0, shared by both
  * generations: a limit's token bucket word, a counter's packets and
- * bytes, and SET_STMTS_INLINE in the flags word
+ * bytes, and SET_STMTS_INLINE in the flags word (SET_STMTS_CONNLIMIT: a
+ * "ct count", whose connection list is a value of the connlimit map keyed
+ * by CL_SET_TAG | the set's id and the element's key)
  */
 #define SET_DATA_TIMEOUT	0
 #define SET_DATA_LIMIT		8
@@ -252,6 +254,7 @@ int dataplane_counter_read(struct net *net, uint32_t slot, uint64_t *packets,
 #define SET_DATA_BYTES		24
 #define SET_DATA_FLAGS		32
 #define SET_STMTS_INLINE	0x1
+#define SET_STMTS_CONNLIMIT	0x2	/* a "ct count": a list under the element's key */
 
 /**
  * dataplane_set_dynamic - does the packet path write @s now (a dynset
@@ -277,6 +280,17 @@ int dataplane_set_read(struct net *net, const struct set *s,
 		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
 				 uint64_t expires, const uint8_t *data),
 		       void *arg);
+
+/**
+ * dataplane_set_cl_gc - the garbage collection of a set whose elements the
+ * packet path adds with a "ct count" (nft_rhash_gc(): an element whose
+ * connection list nf_conncount_gc_list() empties goes; its list too)
+ * @net: namespace
+ * @s: the set
+ *
+ * Return: 0, -ENOENT if the packet path does not write @s, or -errno.
+ */
+int dataplane_set_cl_gc(struct net *net, const struct set *s);
 
 /**
  * dataplane_state_read - live value of a stateful expression's state word
@@ -337,6 +351,7 @@ struct dp_stats {
 	uint64_t inflight_timeouts;
 	uint64_t fold_keys_written;
 	uint64_t walker_graces;
+	uint64_t cl_lists_freed;	/* "ct count" lists of elements gone */
 };
 
 /**

@@ -982,6 +982,15 @@ static void set_sync(struct net *net, struct set *s)
 	}
 }
 
+/*
+ * once a second (the kernel's set gc interval): timed out elements go; in
+ * a dynamic set (NFT_SET_EVAL) whose elements the packet path adds with a
+ * "ct count", so do those whose connection list empties (nft_rhash_gc()
+ * with nft_rhash_expr_needs_gc_run(), every nft_set_gc_interval(): 1 s,
+ * as a set with a ct count on its elements has no timeout flag, so no
+ * gc-interval: the kernel refuses both, EOPNOTSUPP). The dataplane knows
+ * which sets have such elements (-ENOENT for the others).
+ */
 void nfnl_sets_gc(struct net *net)
 {
 	struct table *t;
@@ -989,10 +998,15 @@ void nfnl_sets_gc(struct net *net)
 
 	list_for_each_entry(t, &net->tables, list)
 		list_for_each_entry(s, &t->sets, list) {
-			if (!(s->flags & NFT_SET_TIMEOUT))
-				continue;
-			set_gc(s);
-			set_sync(net, s);
+			if (s->flags & NFT_SET_TIMEOUT) {
+				set_gc(s);
+				set_sync(net, s);
+			} else if ((s->flags & NFT_SET_EVAL) &&
+				   !(s->flags & (NFT_SET_INTERVAL | NFT_SET_MAP |
+						 NFT_SET_OBJECT)) &&
+				   !dataplane_set_cl_gc(net, s)) {
+				set_sync(net, s);
+			}
 		}
 }
 

@@ -24,6 +24,9 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink_conntrack.h>
+#include <netinet/in.h>
+#include <sys/time.h>
 
 #include "offload/offload.h"
 
@@ -174,4 +177,137 @@ static int acct_cb(void *arg)
 int offload_conntrack_acct(int ns_fd)
 {
 	return offload_in_netns(ns_fd, acct_cb, NULL);
+}
+
+int offload_conntrack_socket(int ns_fd)
+{
+	int fd = offload_in_netns(ns_fd, socket_cb, NULL);
+	struct timeval tv = { .tv_sec = 1 };
+
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+/* the tuple's nests: addresses, then protocol and its ports or ICMP keys */
+static void tuple_put(struct nlmsghdr *nlh, const struct offload_ct_tuple *off,
+		      const uint8_t *t, uint8_t family)
+{
+	struct nlattr *tup = mnl_attr_nest_start(nlh, CTA_TUPLE_ORIG);
+	struct nlattr *n = mnl_attr_nest_start(nlh, CTA_TUPLE_IP);
+	uint8_t proto = t[off->protonum];
+	uint16_t sp, dp;
+
+	if (family == AF_INET) {
+		mnl_attr_put(nlh, CTA_IP_V4_SRC, 4, t + off->src_u3);
+		mnl_attr_put(nlh, CTA_IP_V4_DST, 4, t + off->dst_u3);
+	} else {
+		mnl_attr_put(nlh, CTA_IP_V6_SRC, 16, t + off->src_u3);
+		mnl_attr_put(nlh, CTA_IP_V6_DST, 16, t + off->dst_u3);
+	}
+	mnl_attr_nest_end(nlh, n);
+	n = mnl_attr_nest_start(nlh, CTA_TUPLE_PROTO);
+	mnl_attr_put_u8(nlh, CTA_PROTO_NUM, proto);
+	memcpy(&sp, t + off->src_u, 2);	/* network order, as the kernel keeps them */
+	memcpy(&dp, t + off->dst_u, 2);
+	switch (proto) {
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		/* src.u.icmp.id; dst.u.icmp.type, code */
+		mnl_attr_put_u16(nlh, proto == IPPROTO_ICMP ? CTA_PROTO_ICMP_ID :
+				 CTA_PROTO_ICMPV6_ID, sp);
+		mnl_attr_put_u8(nlh, proto == IPPROTO_ICMP ? CTA_PROTO_ICMP_TYPE :
+				CTA_PROTO_ICMPV6_TYPE, t[off->dst_u]);
+		mnl_attr_put_u8(nlh, proto == IPPROTO_ICMP ? CTA_PROTO_ICMP_CODE :
+				CTA_PROTO_ICMPV6_CODE, t[off->dst_u + 1]);
+		break;
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+	case IPPROTO_SCTP:
+	case IPPROTO_DCCP:
+		mnl_attr_put_u16(nlh, CTA_PROTO_SRC_PORT, sp);
+		mnl_attr_put_u16(nlh, CTA_PROTO_DST_PORT, dp);
+		break;
+	default:
+		break;
+	}
+	mnl_attr_nest_end(nlh, n);
+	mnl_attr_nest_end(nlh, tup);
+}
+
+/* the TCP state in a CTA_PROTOINFO nest, 0xff if none */
+static uint8_t tcp_state_of(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a, *b, *c;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(a) != CTA_PROTOINFO)
+			continue;
+		mnl_attr_for_each_nested(b, a) {
+			if (mnl_attr_get_type(b) != CTA_PROTOINFO_TCP)
+				continue;
+			mnl_attr_for_each_nested(c, b)
+				if (mnl_attr_get_type(c) == CTA_PROTOINFO_TCP_STATE &&
+				    mnl_attr_get_payload_len(c) >= 1)
+					return mnl_attr_get_u8(c);
+		}
+	}
+	return 0xff;
+}
+
+int offload_conntrack_get(int fd, const struct offload_ct_tuple *off,
+			  const uint8_t *tuple, uint16_t zone_id,
+			  uint8_t *tcp_state)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+	static uint32_t seq;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlmsghdr *nlh;
+	uint16_t l3num;
+	uint32_t myseq = ++seq;
+	ssize_t n;
+
+	memcpy(&l3num, tuple + off->l3num, 2);
+	if (l3num != AF_INET && l3num != AF_INET6)
+		return -EAFNOSUPPORT;
+	nlh = msg_put(buf, (NFNL_SUBSYS_CTNETLINK << 8) | IPCTNL_MSG_CT_GET,
+		      NLM_F_ACK, myseq, (uint8_t)l3num, 0);
+	tuple_put(nlh, off, tuple, (uint8_t)l3num);
+	if (zone_id)
+		mnl_attr_put_u16(nlh, CTA_ZONE, htons(zone_id));
+	if (sendto(fd, nlh, nlh->nlmsg_len, 0, (struct sockaddr *)&sa,
+		   sizeof(sa)) < 0)
+		return -errno;
+	*tcp_state = 0xff;
+	/* the conntrack (then an ack), or an error ack */
+	for (;;) {
+		int left, found = 0;
+
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			return -errno;
+		left = (int)n;
+		for (nlh = (struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, left);
+		     nlh = mnl_nlmsg_next(nlh, &left)) {
+			const struct nlmsgerr *e;
+
+			if (nlh->nlmsg_seq != myseq)
+				continue;	/* an answer to an earlier question */
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				e = mnl_nlmsg_get_payload(nlh);
+				if (e->error == -ENOENT)
+					return 0;
+				return e->error ? e->error : 1;
+			}
+			if (nlh->nlmsg_type == NLMSG_DONE)
+				return found;
+			if ((nlh->nlmsg_type & 0xff) == IPCTNL_MSG_CT_NEW) {
+				*tcp_state = tcp_state_of(nlh);
+				found = 1;
+			}
+		}
+		if (found)
+			return 1;
+	}
 }

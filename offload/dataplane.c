@@ -399,6 +399,7 @@ struct dataplane {
 	struct dp_string *string;	/* xt string automata */
 	struct net *net;	/* the namespace this is of */
 	int link_fd;		/* rtnetlink link events of the netns, -1 */
+	int ct_nl_fd;		/* ctnetlink, for "ct count" element gc; -1 */
 	/* named objects: records (id = index + 1), free ids, quota words
 	 * to write at publish */
 	struct dp_obj *objs;
@@ -727,6 +728,8 @@ static void rec_free(struct dataplane *dp, struct dp_rec *r)
 static uint32_t count_get(void *priv, uint64_t init);
 static void count_add(void *priv, uint32_t slot, int64_t d);
 static void count_put(void *priv, uint32_t slot);
+static bool cl_dead(void *priv, uint32_t id, const uint8_t *key, uint32_t klen);
+static void cl_free(void *priv, uint32_t id, const uint8_t *key, uint32_t klen);
 
 /* ---- setup ---- */
 
@@ -777,6 +780,8 @@ static void dp_free(struct dataplane *dp)
 		epoll_ctl(dataplane_link_fd(), EPOLL_CTL_DEL, dp->link_fd, NULL);
 		close(dp->link_fd);
 	}
+	if (dp->ct_nl_fd >= 0)
+		close(dp->ct_nl_fd);
 	if (dp->rules_mem)
 		munmap(dp->rules_mem, dp->rules_len);
 	if (dp->old.rules_mem)
@@ -1095,6 +1100,7 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 		dp->walker_fd[ret] = dp->pending_fd[ret] = -1;
 	dp->old.rules_fd = dp->old.counters_fd = dp->old.state_fd = -1;
 	dp->link_fd = -1;
+	dp->ct_nl_fd = -1;
 	dp->env.progs_fd = dp->env.progs_tc_fd = dp->env.ring_fd = -1;
 	dp->net = net;
 	dp->nhash = DP_HASH;
@@ -1121,7 +1127,9 @@ static int dp_get(struct net *net, struct dataplane **out, struct dp_error *err)
 	if (dp->sets) {
 		struct dp_sets_ops ops = { .count_get = count_get,
 					   .count_add = count_add,
-					   .count_put = count_put, .priv = dp };
+					   .count_put = count_put,
+					   .cl_dead = cl_dead, .cl_free = cl_free,
+					   .priv = dp };
 
 		dp_sets_set_ops(dp->sets, &ops);
 	}
@@ -1678,6 +1686,85 @@ static int state_first(struct dataplane *dp, uint32_t slot, uint64_t val)
 	dp->sinit[dp->nsinit].val = val;
 	dp->nsinit++;
 	return 0;
+}
+
+/* the key of the "ct count" list of set @id's element @key */
+static void cl_elem_key(struct codegen_cl_key *k, uint32_t id,
+			const uint8_t *key, uint32_t klen)
+{
+	memset(k, 0, sizeof(*k));
+	k->id = CL_SET_TAG | id;
+	memcpy(k->addr, key, klen < sizeof(k->addr) ? klen : sizeof(k->addr));
+}
+
+static void cl_free(void *priv, uint32_t id, const uint8_t *key, uint32_t klen)
+{
+	struct dataplane *dp = priv;
+	struct codegen_cl_key k;
+
+	cl_elem_key(&k, id, key, klen);
+	if (!bpf_map_delete_elem(dp->env.cl_fd, &k))
+		dp->stats.cl_lists_freed++;
+}
+
+/*
+ * Would nf_conncount_gc_list() empty the list of set @id's element @key
+ * now (so that nft_rhash_gc() removes the element)? Its walk, asked of
+ * the netns's conntrack table over ctnetlink (nf_conntrack_find_get()
+ * by the entry's tuple and zone): an entry whose conntrack is found
+ * stays unless TCP in TIME_WAIT or CLOSE (already_closed()); one not
+ * found goes once 2 jiffies old (find_or_evict(); the CPU test of the
+ * kernel's walk has no meaning here). No list: empty. When conntrack
+ * cannot answer, the element stays.
+ */
+static bool cl_dead(void *priv, uint32_t id, const uint8_t *key, uint32_t klen)
+{
+	struct dataplane *dp = priv;
+	const struct offload_ct_tuple off = {
+		.src_u3 = dp->env.off.tup_src_u3, .src_u = dp->env.off.tup_src_u,
+		.l3num = dp->env.off.tup_l3num, .dst_u3 = dp->env.off.tup_dst_u3,
+		.dst_u = dp->env.off.tup_dst_u, .protonum = dp->env.off.tup_protonum,
+	};
+	struct codegen_cl_list *l;
+	struct codegen_cl_key k;
+	uint64_t now;
+	uint32_t i, n;
+	bool dead = true;
+
+	if (off.src_u3 < 0 || off.dst_u3 < 0 || off.protonum < 0 ||
+	    off.l3num < 0 || off.src_u < 0 || off.dst_u < 0)
+		return false;
+	l = malloc(sizeof(*l));
+	if (!l)
+		return false;
+	cl_elem_key(&k, id, key, klen);
+	if (bpf_map_lookup_elem(dp->env.cl_fd, &k, l)) {
+		free(l);
+		return errno == ENOENT;
+	}
+	if (dataplane_jiffies(&now)) {
+		free(l);
+		return false;
+	}
+	if (dp->ct_nl_fd < 0)
+		dp->ct_nl_fd = offload_conntrack_socket(dp->net->ns_fd);
+	n = l->count < CL_ENTS ? l->count : CL_ENTS;
+	for (i = 0; i < n && dead; i++) {
+		const struct codegen_cl_ent *e = &l->ent[i];
+		uint8_t tcp = 0xff;
+		int r = dp->ct_nl_fd < 0 ? -EBADF :
+			offload_conntrack_get(dp->ct_nl_fd, &off, e->tuple,
+					      (uint16_t)e->zone, &tcp);
+
+		if (r < 0)
+			dead = false;	/* not known: keep */
+		else if (r > 0)
+			dead = tcp == 7 /* TIME_WAIT */ || tcp == 8 /* CLOSE */;
+		else
+			dead = (uint32_t)now - e->jiffies > 1;
+	}
+	free(l);
+	return dead;
 }
 
 static uint32_t count_get(void *priv, uint64_t init)
@@ -4243,12 +4330,49 @@ void dataplane_abort(struct net *net)
 	dp_string_sweep(dp->string, net, genmask_cur(net));
 }
 
+/* is the set @handle of table @table in the ruleset (committed)? */
+static bool set_live(void *arg, uint64_t table, uint64_t handle)
+{
+	struct net *net = arg;
+	struct table *t;
+	struct set *s;
+
+	list_for_each_entry(t, &net->tables, list) {
+		if (t->handle != table || !active(t->genmask, genmask_cur(net)))
+			continue;
+		list_for_each_entry(s, &t->sets, list)
+			if (s->handle == handle)
+				return active(s->genmask, genmask_cur(net));
+	}
+	return false;
+}
+
 void dataplane_xt_gc(struct net *net)
 {
 	struct dataplane *dp = net->dataplane;
 
-	if (dp)
+	if (dp) {
 		dp_hl_gc(dp->hl);
+		/* the "ct count" lists of elements gone */
+		if (!dp->prepared)
+			dp->stats.cl_lists_freed +=
+				dp_sets_cl_sweep(dp->sets, dp->env.cl_fd,
+						 net->gencursor, set_live, net);
+	}
+}
+
+int dataplane_set_cl_gc(struct net *net, const struct set *s)
+{
+	struct dataplane *dp = net->dataplane;
+	uint64_t now;
+	int ret;
+
+	if (!dp || dp->prepared)
+		return -ENOENT;
+	ret = dataplane_jiffies(&now);
+	if (ret)
+		return ret;
+	return dp_sets_cl_gc(dp->sets, s, net->gencursor, now);
 }
 
 void dataplane_net_free(struct net *net)

@@ -116,6 +116,35 @@ void offload_conntrack_disable(int ns_fd, uint8_t family);
  */
 int offload_conntrack_acct(int ns_fd);
 
+/**
+ * struct offload_ct_tuple - where struct nf_conntrack_tuple keeps what
+ * a conntrack lookup by tuple needs (codegen_env.off.tup_*)
+ * @src_u3: src.u3 (address), @src_u: src.u (port, ICMP id),
+ * @l3num: src.l3num, @dst_u3: dst.u3, @dst_u: dst.u (port, ICMP type and
+ * code), @protonum: dst.protonum
+ */
+struct offload_ct_tuple {
+	int16_t src_u3, src_u, l3num, dst_u3, dst_u, protonum;
+};
+
+/**
+ * offload_conntrack_socket - a ctnetlink socket in the netns of @ns_fd
+ * Return: the fd or -errno.
+ */
+int offload_conntrack_socket(int ns_fd);
+
+/**
+ * offload_conntrack_get - is a conntrack with original tuple @tuple (the
+ * kernel's struct nf_conntrack_tuple bytes, laid out as @off says) in
+ * zone @zone_id in the table (nf_conntrack_find_get())? Asked over
+ * ctnetlink (IPCTNL_MSG_CT_GET) on @fd.
+ * @tcp_state: out: its TCP state (enum tcp_conntrack), 0xff if not TCP
+ * Return: 1 found, 0 not found, -errno (not known).
+ */
+int offload_conntrack_get(int fd, const struct offload_ct_tuple *off,
+			  const uint8_t *tuple, uint16_t zone_id,
+			  uint8_t *tcp_state);
+
 /*
  * grace.c - RCU grace periods after generation flips.
  * offload_grace_request() after a flip returns its ticket (never fails);
@@ -177,6 +206,11 @@ struct dp_sets_ops {
 	uint32_t (*count_get)(void *priv, uint64_t init);
 	void (*count_add)(void *priv, uint32_t slot, int64_t d);
 	void (*count_put)(void *priv, uint32_t slot);
+	/* the "ct count" list of the element of set @id with map key
+	 * words @key (@klen bytes): would the kernel's collection empty it
+	 * now (nf_conncount_gc_list() true)? / free it */
+	bool (*cl_dead)(void *priv, uint32_t id, const uint8_t *key, uint32_t klen);
+	void (*cl_free)(void *priv, uint32_t id, const uint8_t *key, uint32_t klen);
 	void *priv;
 };
 void dp_sets_set_ops(struct dp_sets *ss, const struct dp_sets_ops *ops);
@@ -197,6 +231,25 @@ int dp_sets_read(struct dp_sets *ss, const struct set *s, uint32_t g,
 		 int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
 			   uint64_t expires, const uint8_t *data),
 		 void *arg);
+/*
+ * dp_sets_cl_gc - the set garbage collection of elements with a "ct
+ * count" (nft_rhash_gc() with nft_rhash_expr_needs_gc_run(), NFT_SET_EVAL
+ * sets): entries of @s live in generation @g whose list ops.cl_dead()
+ * finds emptied are deleted, with their lists.
+ * Return: 0, -ENOENT if the packet path does not add to @s, or -errno.
+ */
+int dp_sets_cl_gc(struct dp_sets *ss, const struct set *s, uint32_t g,
+		  uint64_t now);
+/*
+ * dp_sets_cl_sweep - delete the lists of @cl_fd that belong to elements
+ * no set map holds in generation @g any more (deleted or flushed by the
+ * control plane),
+ * or to sets @set_live(arg, table handle, set handle) says are gone.
+ * Return: the lists deleted.
+ */
+uint32_t dp_sets_cl_sweep(struct dp_sets *ss, int cl_fd, uint32_t g,
+			  bool (*set_live)(void *arg, uint64_t table, uint64_t handle),
+			  void *arg);
 void dp_sets_drop_unseen(struct dp_sets *ss);
 void dp_sets_abort(struct dp_sets *ss);
 void dp_sets_publish(struct dp_sets *ss);

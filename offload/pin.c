@@ -332,7 +332,7 @@ int dataplane_restore_set(struct net *net, uint32_t id, uint32_t klen,
 				    uint64_t timeout_ms, uint64_t expires_ms),
 			  void *arg)
 {
-	uint32_t w = (klen + 3) / 4, zero = 0, g;
+	uint32_t w = (klen + 3) / 4, zero = 0, g, flags;
 	uint8_t key[4 + SET_KLEN_MAX], next[4 + SET_KLEN_MAX];
 	struct codegen_set_val val;
 	unsigned int hz = dataplane_hz();
@@ -365,6 +365,12 @@ int dataplane_restore_set(struct net *net, uint32_t id, uint32_t klen,
 			continue;
 		h = &val.half[g & 1];
 		if (!h->valid || (h->expires && now >= h->expires))
+			continue;
+		/* an element with a ct count: its list is not carried, so it
+		 * is as one whose list emptied (the set's gc takes it; the
+		 * next packet of its key makes it anew, its list empty) */
+		memcpy(&flags, val.half[0].data + SET_DATA_FLAGS, 4);
+		if (flags & SET_STMTS_CONNLIMIT)
 			continue;
 		memcpy(&timeout, h->data, sizeof(timeout));
 		ret = fn(arg, key + 4, timeout * 1000 / hz,

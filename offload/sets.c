@@ -79,9 +79,12 @@ struct dp_set {
 	bool dyn;		/* the packet path adds to it (dynset) */
 	uint32_t count;		/* dyn: state slot of its count word */
 	int fd;			/* dyn: its map */
+	uint32_t ksize;		/* dyn: its map's key size */
 	int64_t pending;	/* dyn: count change publish makes */
 	bool looked;		/* a lookup reads it (this prepare) */
 	bool stmts;		/* a dynset adds elements with statements */
+	bool cl;		/* ... with a ct count (sticky: its elements keep
+				 * being collected) */
 	struct dp_slot *slots;	/* interval concatenations: slot -> range */
 	uint32_t nslots, capslots;
 };
@@ -104,6 +107,8 @@ struct dp_elem {
 
 struct dp_sets {
 	struct dp_set *hash[SET_HASH];
+	bool swept_cl;		/* no set has or had a ct count since the last
+				 * sweep of the lists (dp_sets_cl_sweep()) */
 	struct dp_elem **elems;
 	uint32_t nbuckets, nelems;
 	/* id allocator, ids freed by a prepare reused after a publish */
@@ -330,6 +335,8 @@ static void set_free(struct dp_sets *ss, struct dp_set *r)
 {
 	struct dp_set **pp = &ss->hash[set_hash(r->table, r->handle)];
 
+	if (r->cl)
+		ss->swept_cl = false;	/* its lists: the next sweep */
 	set_dyn_drop(ss, r);
 	while (*pp != r)
 		pp = &(*pp)->hnext;
@@ -1178,6 +1185,12 @@ static int set_dyn(struct dp_sets *ss, struct codegen_env *env, struct dp_set *r
 	return 0;
 }
 
+/* the key size of the exact-match map of @s: id, key words */
+static uint32_t exact_ksize(const struct set *s)
+{
+	return 4 + 4 * ((s->klen + 3) / 4);
+}
+
 /* the set a lookup or objref reads or a dynset writes: an id, its entries */
 static int use_set(struct dp_sets *ss, struct codegen_env *env, struct expr *e,
 		   const struct codegen_consts_ctx *cc, struct dp_error *err)
@@ -1204,8 +1217,10 @@ static int use_set(struct dp_sets *ss, struct codegen_env *env, struct expr *e,
 	if (e->type == EXPR_LOOKUP)
 		r->looked = true;
 	else if (e->type == EXPR_DYNSET &&
-		 ((struct expr_dynset *)expr_priv(e))->nexprs)
+		 ((struct expr_dynset *)expr_priv(e))->nexprs) {
 		r->stmts = true;
+		r->cl |= codegen_expr_reads_ct(e);	/* its ct count */
+	}
 	if (r->looked && r->stmts) {
 		snprintf(err->buf, sizeof(err->buf), "set '%.32s': lookups of "
 			 "elements that carry statements from the packet path "
@@ -1214,8 +1229,10 @@ static int use_set(struct dp_sets *ss, struct codegen_env *env, struct expr *e,
 		return -EOPNOTSUPP;
 	}
 	if (e->type == EXPR_DYNSET && !codegen_set_interval(s) &&
-	    !codegen_set_ranges(s))
+	    !codegen_set_ranges(s)) {
+		r->ksize = exact_ksize(s);
 		return set_dyn(ss, env, r, env->set_hash_fd[(s->klen + 3) / 4], err);
+	}
 	return 0;
 }
 
@@ -1385,8 +1402,10 @@ bool dp_sets_delta_expr_ok(struct dp_sets *ss, const struct expr *e)
 		r = ds->set ? set_find(ss, ds->set) : NULL;
 		if (r && r->looked)
 			return false;
-		if (r)
+		if (r) {
 			r->stmts = true;
+			r->cl |= codegen_expr_reads_ct(e);	/* its ct count */
+		}
 	}
 	return true;
 }
@@ -1739,6 +1758,41 @@ struct read_ctx {
 	struct gone_ctx gone;
 };
 
+/*
+ * the entries of @r under @g's keys go (their map deletes them, the
+ * count word counts them out, the model of the map forgets them), and
+ * with each one its "ct count" list if @cl (a set with such elements has
+ * no timeouts: the kernel refuses both)
+ */
+static void gone_delete(struct dp_sets *ss, struct dp_set *r, uint32_t ksize,
+			struct gone_ctx *g, bool cl)
+{
+	struct dp_elem *el, **pp;
+	uint32_t i;
+
+	for (i = 0; i < g->n; i++) {
+		uint32_t h = elem_hash(r->fd, g->keys[i], ksize) % ss->nbuckets;
+
+		if (bpf_map_delete_elem(r->fd, g->keys[i]))
+			continue;
+		ss->ops.count_add(ss->ops.priv, r->count, -1);
+		if (cl && ss->ops.cl_free)
+			ss->ops.cl_free(ss->ops.priv, r->id, g->keys[i] + 4,
+					ksize - 4);
+		for (pp = &ss->elems[h]; (el = *pp); pp = &el->hnext)
+			if (el->fd == r->fd && el->klen == ksize &&
+			    !memcmp(el->key, g->keys[i], ksize)) {
+				*pp = el->hnext;
+				ss->nelems--;
+				free(el);
+				break;
+			}
+	}
+	free(g->keys);
+	g->keys = NULL;
+	g->n = g->cap = 0;
+}
+
 static int read_one(void *arg, const uint8_t *key, void *val)
 {
 	struct read_ctx *rc = arg;
@@ -1775,30 +1829,107 @@ int dp_sets_read(struct dp_sets *ss, const struct set *s, uint32_t g,
 	struct dp_set *r = set_find(ss, s);
 	struct read_ctx rc = { .ss = ss, .r = r, .g = g, .klen = s->klen,
 			       .now = now, .fn = fn, .arg = arg };
-	struct dp_elem *el, **pp;
-	uint32_t i;
 	int ret;
 
 	if (!r || !r->dyn || r->fd <= 0)
 		return -ENOENT;
 	ret = map_walk(r->fd, r->id, KEY_MAX, sizeof(struct codegen_set_val),
 		       read_one, &rc);
-	for (i = 0; i < rc.gone.n; i++) {
-		uint32_t ksize = 4 + 4 * ((s->klen + 3) / 4);
-		uint32_t h = elem_hash(r->fd, rc.gone.keys[i], ksize) % ss->nbuckets;
-
-		if (bpf_map_delete_elem(r->fd, rc.gone.keys[i]))
-			continue;
-		ss->ops.count_add(ss->ops.priv, r->count, -1);
-		for (pp = &ss->elems[h]; (el = *pp); pp = &el->hnext)
-			if (el->fd == r->fd && el->klen == ksize &&
-			    !memcmp(el->key, rc.gone.keys[i], ksize)) {
-				*pp = el->hnext;
-				ss->nelems--;
-				free(el);
-				break;
-			}
-	}
-	free(rc.gone.keys);
+	gone_delete(ss, r, exact_ksize(s), &rc.gone, false);
 	return ret;
+}
+
+/* is @v's element a "ct count" one whose list emptied (ops.cl_dead())? */
+static int cl_one(void *arg, const uint8_t *key, void *val)
+{
+	struct read_ctx *rc = arg;
+	struct codegen_set_val *v = val;
+	const struct codegen_set_half *h = &v->half[rc->g];
+	uint32_t flags;
+
+	memcpy(&flags, v->half[0].data + SET_DATA_FLAGS, 4);
+	if (!h->valid || !(flags & SET_STMTS_CONNLIMIT))
+		return 0;
+	if (h->expires && rc->now >= h->expires)
+		return 0;	/* timed out: dp_sets_read() collects it */
+	if (!rc->ss->ops.cl_dead(rc->ss->ops.priv, rc->r->id, key + 4,
+				 rc->klen))
+		return 0;
+	return gone_collect(&rc->gone, key, val);
+}
+
+int dp_sets_cl_gc(struct dp_sets *ss, const struct set *s, uint32_t g,
+		  uint64_t now)
+{
+	struct dp_set *r = set_find(ss, s);
+	struct read_ctx rc = { .ss = ss, .r = r, .g = g, .now = now,
+			       .klen = exact_ksize(s) - 4 };
+	int ret;
+
+	if (!r || !r->dyn || !r->cl || r->fd <= 0 || !ss->ops.cl_dead)
+		return -ENOENT;
+	ret = map_walk(r->fd, r->id, KEY_MAX, sizeof(struct codegen_set_val),
+		       cl_one, &rc);
+	gone_delete(ss, r, exact_ksize(s), &rc.gone, true);
+	return ret;
+}
+
+/*
+ * does @ss still hold an element under @key (set id, key words), live in
+ * generation @g, of a set the ruleset still has (@set_live: a set that a
+ * table deletion or a delta prepare dropped keeps its map entries until
+ * the next full prepare)?
+ */
+static bool cl_owner_live(struct dp_sets *ss, uint32_t g, uint32_t id,
+			  const uint8_t *key,
+			  bool (*set_live)(void *arg, uint64_t table, uint64_t handle),
+			  void *arg)
+{
+	struct codegen_set_val v;
+	uint8_t k[KEY_MAX];
+	struct dp_set *r;
+
+	if (id >= DP_SETS)
+		return false;
+	r = ss->byid[id];
+	if (!r || !r->dyn || r->fd <= 0 || r->ksize < 4 || r->ksize > KEY_MAX ||
+	    !set_live(arg, r->table, r->handle))
+		return false;
+	memcpy(k, &id, 4);
+	memcpy(k + 4, key, r->ksize - 4);
+	if (bpf_map_lookup_elem(r->fd, k, &v))
+		return false;
+	return v.half[g & 1].valid;
+}
+
+uint32_t dp_sets_cl_sweep(struct dp_sets *ss, int cl_fd, uint32_t g,
+			  bool (*set_live)(void *arg, uint64_t table, uint64_t handle),
+			  void *arg)
+{
+	struct codegen_cl_key k, next;
+	bool first = true, any = false;
+	uint32_t n = 0, i;
+	struct dp_set *r;
+
+	/* no element lists: no walk of the map (xt connlimit's lists) */
+	for (i = 0; i < SET_HASH && !any; i++)
+		for (r = ss->hash[i]; r && !any; r = r->hnext)
+			any = r->cl;
+	if (!any && ss->swept_cl)
+		return 0;
+	ss->swept_cl = !any;
+
+	/* deleting the key just visited restarts the walk: walk from the
+	 * one before (as cl_delete() in dataplane.c) */
+	while (!bpf_map_get_next_key(cl_fd, first ? NULL : &k, &next)) {
+		if ((next.id & CL_SET_TAG) && !(next.id & CL_ID_TAG) &&
+		    !cl_owner_live(ss, g, (uint32_t)next.id, next.addr, set_live, arg)) {
+			if (!bpf_map_delete_elem(cl_fd, &next))
+				n++;
+			continue;
+		}
+		k = next;
+		first = false;
+	}
+	return n;
 }

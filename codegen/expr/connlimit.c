@@ -2,7 +2,9 @@
 /*
  * connlimit.c - "ct count" (nft_connlimit.c with nf_conncount.c) in a rule:
  * one list per rule, a value of env->cl_fd (codegen.h: struct
- * codegen_cl_list) keyed by the id in the rule's state word.
+ * codegen_cl_list) keyed by the id in the rule's state word. The same
+ * code counts on the lists of xt connlimit keys (codegen/xt/connlimit.c)
+ * and of the elements a dynset adds (codegen/expr/dynset.c, CL_ELEM_SLOT).
  *
  * What 6.18.44 does, measured with real connections (tests/dataplane
  * c13, c16 --kernel-only, and by hand), and what the code below does in
@@ -562,6 +564,7 @@ void codegen_emit_conncount(struct codegen_prog *p,
 	int32_t zone_dflt;
 	uint32_t l_new = codegen_label_new(p);
 	uint32_t l_old = codegen_label_new(p);
+	uint32_t l_elem_old = codegen_label_new(p);
 	int16_t k;
 
 	memcpy(&zone_dflt, dflt, 4);
@@ -616,18 +619,21 @@ void codegen_emit_conncount(struct codegen_prog *p,
 	 * the masked address, the zone id); none yet: an empty one, made now
 	 * (xt: a new key counts its first connection, as insert_tree()) */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, S(fresh), 0));
-	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase + c_slot));
-	codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, SHAPE_KEY_OFF));
-	codegen_emit_ld_map(p, R1, env->state_fd);
-	codegen_emit(p, INSN_MOV64_REG(R2, R10));
-	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
-	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
-	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0, 0));
-	codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, S(key.id)));
-	for (k = 0; k < 16; k += 8)
-		codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, S(key.addr) + k, 0));
-	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, S(key.zone), 0));
+	if (c_slot != CL_ELEM_SLOT) {
+		codegen_emit(p, INSN_ST_MEM(BPF_W, R9, S(elem_new), 0));
+		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase + c_slot));
+		codegen_emit(p, INSN_STX_MEM(BPF_W, R10, R1, SHAPE_KEY_OFF));
+		codegen_emit_ld_map(p, R1, env->state_fd);
+		codegen_emit(p, INSN_MOV64_REG(R2, R10));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
+		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R0, 0));
+		codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, S(key.id)));
+		for (k = 0; k < (int16_t)sizeof(((struct codegen_cl_key *)0)->addr); k += 8)
+			codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, S(key.addr) + k, 0));
+		codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, S(key.zone), 0));
+	}
 	if (xt)
 		emit_xt_key(p, ec, xt, l_drop);
 	codegen_emit_ld_map(p, R1, env->cl_fd);
@@ -670,6 +676,17 @@ void codegen_emit_conncount(struct codegen_prog *p,
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JLT, R4, LOCK_TRIES, 0), l_try);
 	codegen_emit_jmp(p, INSN_JA(0), l_drop);
 	codegen_label_bind(p, l_locked);
+	/* a new element (dynset): its list starts empty, last_gc = now
+	 * (nf_conncount_list_init() of the element's clone); an old list
+	 * left under the key by an element gone since is reset here */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, S(elem_new)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_elem_old);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R10, FP_LIST));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R1, L(count), 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R1, L(last_gc_count), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R3, R9, S(now)));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R1, R3, L(last_gc)));
+	codegen_label_bind(p, l_elem_old);
 	/* a new xt key: its first connection, added as it is */
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, S(fresh)));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_new);

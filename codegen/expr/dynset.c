@@ -15,7 +15,19 @@
  *	  yes: update refreshes e's expiry (both halves); match
  *	  no: if fetch_add(count, 1) >= size: count -= 1, no match
  *	      map_update(key, {valid, expires = now + timeout} x 2); match
+ *	      (no entry before: BPF_NOEXIST; another CPU's meanwhile:
+ *	      count -= 1, that one matches)
  *	match: invert ? NFT_BREAK : go on; no match: invert ? go on : NFT_BREAK
+ *
+ * A "ct count" on the elements (nft_connlimit's clone per element): the
+ * element's list is a value of env->cl_fd under CL_SET_TAG | the set id
+ * and the element's key (codegen_cl_key.addr holds any set key), so no
+ * list id has to live in the element. A new element's list starts empty
+ * (an old one under the same key, left by an element gone since, is
+ * reset); then nf_conncount_add() on it and (count > limit) ^ invert:
+ * NFT_BREAK (nft_set_elem_update_expr()). Elements whose list empties are
+ * removed by nfbpfd's set garbage collection (offload/sets.c), as the
+ * kernel's nft_rhash_gc() does for NFT_SET_EVAL sets.
  */
 #include <errno.h>
 #include <string.h>
@@ -25,12 +37,14 @@
 #include "expr/dynset.h"
 #include "expr/counter.h"
 #include "expr/limit.h"
+#include "expr/connlimit.h"
 
 #define KEY_OFF		SHAPE_BUF_OFF		/* key bytes */
 #define ID_OFF		(SHAPE_BUF_OFF - 4)	/* set id */
 #define HALF_SIZE	((int32_t)sizeof(struct codegen_set_half))
 #define FOUND_OFF	SHAPE_KEY_OFF		/* an entry was there */
 #define MKEY_OFF	(SHAPE_KEY_OFF - 8)	/* count/scratch map key */
+#define NEW_OFF		(SHAPE_KEY_OFF - 4)	/* this packet made the element */
 
 /* consts: id, count word slot, size, limit invert, timeout (jiffies),
  * limit: tokens_max, cost (packets) or nsecs and rate (bytes) */
@@ -40,26 +54,34 @@
 #define C_INVERT	12
 #define C_TIMEOUT	16
 #define C_TOKENS_MAX	24	/* codegen_limit_fill_bucket(): 24 bytes */
+#define C_CL_LIMIT	48	/* ct count: limit, invert */
+#define C_CL_INVERT	52
+#define C_SIZE_ALL	56
 #define DATA(h, f)	((int16_t)((h) * HALF_SIZE + \
 			 offsetof(struct codegen_set_half, data) + (f)))
 
 /*
  * the statements an element the rule adds gets: at most one counter and
- * one limit (@c, @l: NULL if none); -1 for anything else
+ * one limit (@c, @l: NULL if none), or one ct count alone (@cl); -1 for
+ * anything else
  */
 static int dynset_stmts(const struct expr_dynset *d,
 			const struct expr_counter **c,
-			const struct expr_limit **l)
+			const struct expr_limit **l,
+			const struct expr_connlimit **cl)
 {
 	const struct expr *x;
 
 	*c = NULL;
 	*l = NULL;
+	*cl = NULL;
 	expr_for_each_in(x, (const struct expr *)d->exprs, d->exprs_len) {
 		if (x->type == EXPR_COUNTER && !*c)
 			*c = expr_priv(x);
 		else if (x->type == EXPR_LIMIT && !*l)
 			*l = expr_priv(x);
+		else if (x->type == EXPR_CONNLIMIT && !*cl)
+			*cl = expr_priv(x);
 		else
 			return -1;
 	}
@@ -72,7 +94,7 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 	const struct set *s = d->set;
 	const struct expr_counter *c;
 	const struct expr_limit *l;
-	const struct expr *x;
+	const struct expr_connlimit *cl;
 
 	if (!s) {
 		err->msg = "dynset: no set";
@@ -82,14 +104,15 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 		return codegen_set_refuse(err, s, "dynset on interval or object sets is");
 	if (s->flags & NFT_SET_F_MAP)
 		return codegen_set_refuse(err, s, "dynset on maps ('add @m { key : value }') is");
-	expr_for_each_in(x, (const struct expr *)d->exprs, d->exprs_len)
-		if (x->type == EXPR_CONNLIMIT) {
-			err->msg = "ct count on elements the packet path adds (a connection list per element, collected with it) is not supported by the nfbpf dataplane yet";
-			return -EOPNOTSUPP;
-		}
-	if (dynset_stmts(d, &c, &l))
+	if (dynset_stmts(d, &c, &l, &cl))
 		return codegen_set_refuse(err, s, "statements other than one counter and "
-			      "one limit on elements the packet path adds are");
+			      "one limit, or one ct count, on elements the packet path adds are");
+	if (cl && (c || l))
+		return codegen_set_refuse(err, s, "ct count with other statements on "
+			      "elements the packet path adds is");
+	if (cl && d->invert)
+		return codegen_set_refuse(err, s, "ct count on elements an inverted "
+			      "dynset adds is");
 	if (d->op > DYNSET_OP_DELETE) {
 		err->msg = "dynset: unknown operation";
 		return -EOPNOTSUPP;
@@ -104,7 +127,7 @@ static int dynset_check(const struct expr *e, struct dp_error *err)
 static uint32_t dynset_const_size(const struct expr *e)
 {
 	(void)e;
-	return 48;
+	return C_SIZE_ALL;
 }
 
 /* does an element the rule adds get an expiry? (nft_dynset_init tmpl) */
@@ -119,9 +142,10 @@ static void dynset_shape(const struct expr *e, struct codegen_key *k)
 	const struct expr_dynset *d = expr_priv(e);
 	const struct expr_counter *c;
 	const struct expr_limit *l;
-	uint8_t b[7];
+	const struct expr_connlimit *cl;
+	uint8_t b[8];
 
-	dynset_stmts(d, &c, &l);
+	dynset_stmts(d, &c, &l, &cl);
 	b[0] = d->op;
 	b[1] = d->sreg_key;
 	b[2] = d->invert;
@@ -129,6 +153,7 @@ static void dynset_shape(const struct expr *e, struct codegen_key *k)
 	b[4] = !!c;
 	b[5] = !!l;
 	b[6] = l && l->bytes;
+	b[7] = !!cl;
 	codegen_key_put(k, b, sizeof(b));
 	codegen_key_put(k, &d->set->klen, sizeof(d->set->klen));
 }
@@ -144,18 +169,25 @@ static void dynset_consts(const struct expr *e, uint8_t *dst,
 
 	const struct expr_counter *c;
 	const struct expr_limit *l;
+	const struct expr_connlimit *cl;
 
-	memset(dst, 0, 48);
+	memset(dst, 0, C_SIZE_ALL);
 	memcpy(dst + C_ID, &id, 4);
 	memcpy(dst + C_COUNT, &count, 4);
 	memcpy(dst + C_SIZE, &size, 4);
 	memcpy(dst + C_TIMEOUT, &timeout, 8);
-	dynset_stmts(d, &c, &l);
+	dynset_stmts(d, &c, &l, &cl);
 	if (l) {
 		uint32_t invert = l->invert;
 
 		memcpy(dst + C_INVERT, &invert, 4);
 		codegen_limit_fill_bucket(l, dst + C_TOKENS_MAX);
+	}
+	if (cl) {
+		uint32_t invert = cl->invert;
+
+		memcpy(dst + C_CL_LIMIT, &cl->limit, 4);
+		memcpy(dst + C_CL_INVERT, &invert, 4);
 	}
 }
 
@@ -194,6 +226,62 @@ static void emit_count(struct codegen_prog *p, const struct codegen_expr_ctx *ec
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_null);
 }
 
+/*
+ * the element's "ct count" (r9 = its value): the list key into the per-CPU
+ * scratch (CL_SET_TAG | set id, the key words from the frame, the rest
+ * zero), then nf_conncount_add() on the list and (count > limit) ^ invert:
+ * NFT_BREAK. A failed add drops (codegen_emit_conncount()).
+ */
+static void emit_connlimit(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
+			   uint32_t words)
+{
+	const int16_t key = (int16_t)offsetof(struct codegen_cl_scratch, key);
+	const int16_t addr = key + (int16_t)offsetof(struct codegen_cl_key, addr);
+	const int16_t elem_new = (int16_t)offsetof(struct codegen_cl_scratch, elem_new);
+	uint32_t l_drop = codegen_label_new(p), l_go = codegen_label_new(p);
+	uint32_t i;
+
+	/* r9 = the scratch */
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, MKEY_OFF, 0));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, MKEY_OFF));
+	codegen_emit_ld_map(p, R1, ec->env->cl_scratch_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R0, 0, 0), l_go);
+	codegen_label_bind(p, l_drop);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R6, ST_OFF(verdict), VERDICT_DROP));
+	codegen_emit_jmp(p, INSN_JA(0), ec->l_done);
+	codegen_label_bind(p, l_go);
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
+	/* key.id = CL_SET_TAG | consts.id */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R7, ec->cbase + C_ID));
+	codegen_emit(p, INSN_MOV64_IMM(R2, 1));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R2, 62));
+	codegen_emit(p, INSN_ALU64_REG(BPF_OR, R1, R2));
+	codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R1, key));
+	for (i = 0; i < SET_KEY_WORDS_MAX; i++) {
+		if (i < words) {
+			codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, KEY_OFF + 4 * i));
+			codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, addr + 4 * i));
+		} else {
+			codegen_emit(p, INSN_ST_MEM(BPF_W, R9, addr + 4 * i, 0));
+		}
+	}
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, key +
+		     (int16_t)offsetof(struct codegen_cl_key, zone), 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, NEW_OFF));
+	codegen_emit(p, INSN_STX_MEM(BPF_W, R9, R1, elem_new));
+	codegen_emit_conncount(p, ec, CL_ELEM_SLOT, NULL);
+	/* (count > limit) ^ invert: NFT_BREAK */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + C_CL_LIMIT));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 0));
+	codegen_emit(p, INSN_JMP_REG(BPF_JLE, R1, R2, 1));
+	codegen_emit(p, INSN_MOV64_IMM(R3, 1));
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R2, R7, ec->cbase + C_CL_INVERT));
+	codegen_emit(p, INSN_ALU64_REG(BPF_XOR, R3, R2));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R3, 0, 0), ec->l_break);
+}
+
 /* r1 = r9->half[h].expires = jiffies + consts.timeout (r9: the value) */
 static void emit_expiry_set(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 			    bool timed)
@@ -225,8 +313,9 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 	uint32_t l_stmts = codegen_label_new(p);
 	const struct expr_counter *c;
 	const struct expr_limit *l;
+	const struct expr_connlimit *cl;
 
-	dynset_stmts(d, &c, &l);
+	dynset_stmts(d, &c, &l, &cl);
 	if (fd <= 0 || ec->env->set_scratch_fd <= 0) {
 		if (!p->err)
 			p->err = -ENOENT;	/* the dataplane creates them first */
@@ -253,6 +342,7 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 	}
 	/* r0 = map_lookup_elem(set, key); found = r0 != NULL */
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, FOUND_OFF, 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, NEW_OFF, 0));
 	codegen_emit(p, INSN_MOV64_REG(R2, R10));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ID_OFF));
 	codegen_emit_ld_map(p, R1, fd);
@@ -326,31 +416,40 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, DATA(0, SET_DATA_BYTES), 0));
 	codegen_emit(p, INSN_ST_MEM(BPF_DW, R9, DATA(0, SET_DATA_LIMIT), 0));
 	codegen_emit(p, INSN_ST_MEM(BPF_W, R9, DATA(0, SET_DATA_FLAGS),
-				    (c || l) ? SET_STMTS_INLINE : 0));
+				    (c || l || cl) ? SET_STMTS_INLINE |
+				    (cl ? SET_STMTS_CONNLIMIT : 0) : 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, NEW_OFF, 1));
 	if (l) {
 		codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_ktime_get_ns));
 		codegen_emit(p, INSN_LDX_MEM(BPF_DW, R1, R7, ec->cbase + C_TOKENS_MAX));
 		codegen_emit(p, INSN_ALU64_REG(BPF_SUB, R0, R1));
 		codegen_emit(p, INSN_STX_MEM(BPF_DW, R9, R0, DATA(0, SET_DATA_LIMIT)));
 	}
-	/* map_update_elem(set, key, r9, BPF_ANY) */
+	/* map_update_elem(set, key, r9, found ? BPF_ANY : BPF_NOEXIST):
+	 * with no entry there, another CPU may add the key first */
+	codegen_emit(p, INSN_LDX_MEM(BPF_W, R4, R10, FOUND_OFF));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_XOR, R4, 1));
 	codegen_emit(p, INSN_MOV64_REG(R3, R9));
 	codegen_emit(p, INSN_MOV64_REG(R2, R10));
 	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ID_OFF));
 	codegen_emit_ld_map(p, R1, fd);
-	codegen_emit(p, INSN_MOV64_IMM(R4, BPF_ANY));
 	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_update_elem));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_match);
-	/* no memory for it: the count goes back (if this added it) */
+	/* not added: the count goes back (if this added it); the key another
+	 * CPU added meanwhile is the element (nft_rhash_update(): prev), not
+	 * a new one; no memory for it: no match */
+	codegen_emit(p, INSN_MOV64_REG(R9, R0));
 	codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R10, FOUND_OFF));
 	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0, 0), l_nomatch);
 	emit_count(p, ec, l_nomatch);
 	codegen_emit(p, INSN_MOV64_IMM(R1, -1));
 	codegen_emit(p, INSN_ATOMIC_ADD(BPF_DW, R0, R1, 0));
-	codegen_emit_jmp(p, INSN_JA(0), l_nomatch);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R9, -EEXIST, 0), l_nomatch);
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, NEW_OFF, 0));
+	codegen_emit_jmp(p, INSN_JA(0), l_match);
 
 	codegen_label_bind(p, l_match);
-	if (c || l) {
+	if (c || l || cl) {
 		/* r9 = the element in the map (a new one: look it up) */
 		codegen_emit(p, INSN_MOV64_REG(R2, R10));
 		codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, ID_OFF));
@@ -360,9 +459,13 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 		codegen_emit(p, INSN_MOV64_REG(R9, R0));
 		/* an element the control plane added has none (the set's) */
 		codegen_emit(p, INSN_LDX_MEM(BPF_W, R1, R9, DATA(0, SET_DATA_FLAGS)));
-		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, SET_STMTS_INLINE));
+		codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, cl ? SET_STMTS_CONNLIMIT :
+					       SET_STMTS_INLINE));
 		codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), l_stmts);
-		emit_stmts(p, ec, c, l);
+		if (cl)
+			emit_connlimit(p, ec, words);
+		else
+			emit_stmts(p, ec, c, l);
 		codegen_label_bind(p, l_stmts);
 	}
 	if (d->invert)
@@ -374,6 +477,18 @@ static void dynset_emit(struct codegen_prog *p, const struct expr *e,
 		codegen_emit_jmp(p, INSN_JA(0), ec->l_break);
 out:
 	codegen_label_bind(p, l_end);
+}
+
+/* a ct count on the elements reads the packet's conntrack */
+static bool dynset_reads_ct(const struct expr *e)
+{
+	const struct expr_dynset *d = expr_priv(e);
+	const struct expr *x;
+
+	expr_for_each_in(x, (const struct expr *)d->exprs, d->exprs_len)
+		if (x->type == EXPR_CONNLIMIT)
+			return true;
+	return false;
 }
 
 /*
@@ -397,4 +512,5 @@ const struct codegen_expr_ops codegen_expr_dynset = {
 	.shape = dynset_shape,
 	.consts = dynset_consts,
 	.emit = dynset_emit,
+	.reads_ct = dynset_reads_ct,
 };

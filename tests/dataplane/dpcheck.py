@@ -430,6 +430,7 @@ def list_both(K, B, kernel_only):
 
 
 CONNS_RE = re.compile(rb'^#\s*dpcheck:.*\bconns\b', re.M)
+CONNS_SETTLE = 2.5  # seconds: two set gc runs (nft_rhash_gc()) and a margin
 
 
 def conns_phase(K, B, args, name, prev):
@@ -446,6 +447,12 @@ def conns_phase(K, B, args, name, prev):
     if rk or rb:
         return (tname, 'harness: conns.py failed', ('kernel: %s %s: %s' % (ek, B.label_long, eb)).splitlines()[:12],
                 time.monotonic() - t0), prev
+    # elements a rule added with a ct count leave their set once their
+    # connections ended, at the set's next gc run (once a second on both
+    # sides, each at its own phase; the kernel's may skip one when a
+    # packet collected the list in the same jiffy): let it run on both
+    # before the listing
+    time.sleep(CONNS_SETTLE)
     detail, why = [], None
     if ok_ != ob:
         detail.append('connection outcomes differ:')

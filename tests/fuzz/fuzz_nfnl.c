@@ -139,6 +139,13 @@ bool dataplane_set_dynamic(struct net *net, const struct set *s)
 	return false;
 }
 
+int dataplane_set_cl_gc(struct net *net, const struct set *s)
+{
+	(void)net;
+	(void)s;
+	return -ENOENT;
+}
+
 int dataplane_set_read(struct net *net, const struct set *s,
 		       int (*fn)(void *arg, const uint8_t *key, uint64_t timeout,
 				 uint64_t expires, const uint8_t *data),

@@ -8,6 +8,7 @@
 #include "tests/codegen/model.h"
 #include "expr/limit.h"
 #include "expr/quota.h"
+#include "expr/connlimit.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -656,4 +657,162 @@ Test(packet, ct_keys_of_a_tracked_flow)
 	cr_assert_eq(packets_of(r_sec), 3, "secmark 0");
 	cr_assert_eq(packets_of(r_exp), 3, "expiration 25-30 s");
 	close(rx);
+}
+
+/* a TCP connection to 127.0.0.1:@port kept open: its fd, -1 if refused
+ * or dropped (no answer in 300 ms) */
+static int tcp_open(uint16_t port)
+{
+	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), err = 0;
+	struct pollfd pfd = { .fd = s, .events = POLLOUT };
+	socklen_t len = sizeof(err);
+
+	cr_assert_geq(s, 0);
+	connect(s, (void *)&a4, sizeof(a4));
+	if (poll(&pfd, 1, 300) != 1 ||
+	    getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len) || err) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+/* accept what @l has queued and close it */
+static void accept_close(int l)
+{
+	struct pollfd pfd = { .fd = l, .events = POLLIN };
+	int c;
+
+	while (poll(&pfd, 1, 50) == 1 && (c = accept(l, NULL, NULL)) >= 0)
+		close(c);
+}
+
+struct cl_seen {
+	uint32_t n, flagged;
+	uint16_t port[8];
+};
+
+static int cl_seen_one(void *arg, const uint8_t *key, uint64_t timeout,
+		       uint64_t expires, const uint8_t *data)
+{
+	struct cl_seen *s = arg;
+	uint32_t flags;
+
+	(void)timeout;
+	(void)expires;
+	memcpy(&flags, data + SET_DATA_FLAGS, 4);
+	if (flags & SET_STMTS_CONNLIMIT)
+		s->flagged++;
+	if (s->n < 8)
+		s->port[s->n++] = (uint16_t)(key[0] << 8 | key[1]);
+	return 0;
+}
+
+static struct cl_seen cl_read(struct set *s)
+{
+	struct cl_seen seen = { 0 };
+
+	cr_assert_eq(dataplane_set_read(&net, s, cl_seen_one, &seen), 0);
+	return seen;
+}
+
+/*
+ * set s { type inet_service; flags dynamic; }:
+ * tcp dport < 1024 add @s { tcp dport ct count over 1 } drop, over real
+ * connections kept open: each port's element has its own list, so a
+ * second connection to port 22 is dropped while the first to port 80 is
+ * not; the elements carry SET_STMTS_CONNLIMIT; once the connections close
+ * (TIME_WAIT: the list's collection drops them) the set's collection
+ * removes 80's element (22's keeps the live SYN_SENT conntrack of its
+ * dropped SYN), and a new connection makes a new element whose list
+ * starts empty
+ */
+Test(packet, dynset_ct_count_one_list_per_element_collected_when_closed)
+{
+	int l22 = listener(AF_INET, SOCK_STREAM, 22);
+	int l80 = listener(AF_INET, SOCK_STREAM, 80);
+	struct set *s = tm_set(t, "s", 0x20 /* dynamic */, 2);
+	struct tm_rb rb = { 0 };
+	struct expr_dynset *d;
+	struct expr *x;
+	struct expr_connlimit *cl;
+	struct cl_seen seen;
+	struct dp_stats st;
+	struct rule *r;
+	uint8_t tcp = 6, below[2] = { 4, 0 };
+	int c22, c22b, c80, c80b, i;
+
+	s->size = 65535;	/* nft_dynset_init(): 0 is 0xffff */
+	tm_meta(&rb, 16 /* l4proto */, 4, 1);
+	tm_cmp(&rb, 4, CMP_EQ, &tcp, 1);
+	tm_payload(&rb, PAYLOAD_TH, 2, 2, 4);
+	tm_cmp(&rb, 4, CMP_LT, below, 2);
+	d = tm_add(&rb, EXPR_DYNSET, sizeof(*d));
+	d->set = s;
+	d->op = DYNSET_OP_ADD;
+	d->sreg_key = 4;
+	x = (struct expr *)d->exprs;
+	x->type = EXPR_CONNLIMIT;
+	x->size = EXPR_SIZE(sizeof(*cl));
+	cl = expr_priv(x);
+	cl->limit = 1;
+	cl->invert = true;	/* "over" */
+	d->exprs_len = x->size;
+	d->nexprs = 1;
+	tm_verdict(&rb, NF_DROP, NULL);
+	r = tm_rule(input, &rb);
+	tm_commit_ok(&net);
+
+	c22 = tcp_open(22);
+	cr_assert_geq(c22, 0, "the first connection to 22: a new element, count 1");
+	c80 = tcp_open(80);
+	cr_assert_geq(c80, 0, "80 has a list of its own: count 1");
+	c22b = tcp_open(22);
+	cr_assert_lt(c22b, 0, "a second connection to 22: count 2, over 1, dropped");
+	seen = cl_read(s);
+	cr_assert_eq(seen.n, 2, "elements: %u", seen.n);
+	cr_assert_eq(seen.flagged, 2, "both carry a ct count");
+	/* open connections: the collection keeps both */
+	cr_assert_eq(dataplane_set_cl_gc(&net, s), 0);
+	cr_assert_eq(cl_read(s).n, 2);
+
+	close(c22);
+	close(c80);
+	/* the server ends close too: TIME_WAIT once the FINs are through */
+	accept_close(l22);
+	accept_close(l80);
+	for (i = 0; i < 20; i++) {
+		usleep(100000);
+		cr_assert_eq(dataplane_set_cl_gc(&net, s), 0);
+		if (cl_read(s).n < 2)
+			break;
+	}
+	/* 22 keeps the conntrack of its dropped SYN (confirmed at output
+	 * over loopback, SYN_SENT for 2 minutes): the kernel keeps it too */
+	seen = cl_read(s);
+	cr_assert_eq(seen.n, 1, "closed: 80's element collected (%u left)", seen.n);
+	cr_assert_eq(seen.port[0], 22, "the one left: %u", seen.port[0]);
+	dataplane_stats(&net, &st);
+	cr_assert_eq(st.cl_lists_freed, 1, "80's list went with its element");
+	c80 = tcp_open(80);
+	c80b = tcp_open(80);
+	cr_assert_geq(c80, 0, "a new element for 80: its list starts empty");
+	cr_assert_lt(c80b, 0, "and counts its own connections");
+	cr_assert_eq(cl_read(s).n, 2);
+	dataplane_xt_gc(&net);
+	dataplane_stats(&net, &st);
+	cr_assert_eq(st.cl_lists_freed, 1, "live elements keep their lists");
+	/* the rule and the set go: their elements' lists with them */
+	tm_rule_del(r);
+	tm_commit_ok(&net);
+	list_del(&s->list);
+	dataplane_xt_gc(&net);
+	dataplane_stats(&net, &st);
+	cr_assert_eq(st.cl_lists_freed, 3, "22's and 80's lists swept: %llu",
+		     (unsigned long long)st.cl_lists_freed);
+	close(c80);
+	close(l22);
+	close(l80);
 }
