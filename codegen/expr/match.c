@@ -31,7 +31,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_tcpmss, &codegen_xt_cgroup0, &codegen_xt_cgroup2,
 	&codegen_xt_mh, &codegen_xt_dccp, &codegen_xt_realm,
 	&codegen_xt_connlimit,
-	&codegen_xt_string, &codegen_xt_frag6,
+	&codegen_xt_string, &codegen_xt_frag6, &codegen_xt_eui64,
 };
 
 /* xt_ops - the translation of @x, NULL if none */

@@ -338,6 +338,17 @@ def build_corpus():
     for n in (1, 2, 3, 5, 8, 17, 64, 255, 256, 511, 1024, 1400):
         add('in', 6, 'udp [fd01::77]:4000->[fd01::1]:4001 payload %d' % n,
             v6('fd01::77', 'fd01::1', 17, udp(4000, 4001, pad(n))), 'fw')
+    # sources whose interface id is (or nearly is) the modified EUI-64 of
+    # the sender's MAC (ip6tables -m eui64): a:eth0 02:00:0a:00:00:01 ->
+    # 0000:0aff:fe00:0001, a:eth1 02:00:0a:00:01:01 -> 0000:0aff:fe00:0101
+    add('in', 6, 'udp from the EUI-64 of a:eth0 fd01::aff:fe00:1',
+        v6('fd01::aff:fe00:1', 'fd01::1', 17, udp(4100, 4101, pad(9))), 'fw')
+    add('in', 6, 'udp from fd01::200:aff:fe00:1 (EUI-64 of a:eth0, u/l bit not flipped)',
+        v6('fd01::200:aff:fe00:1', 'fd01::1', 17, udp(4100, 4102, pad(9))), 'fw')
+    add('in', 6, 'udp from the EUI-64 of a:eth1 fd01:1::aff:fe00:101 via eth1',
+        v6('fd01:1::aff:fe00:101', 'fd01:1::1', 17, udp(4100, 4103, pad(9))), 'fw', a_if='eth1')
+    add('in', 6, 'udp from the EUI-64 of a:eth0 fd01:1::aff:fe00:1 via eth1 (other MAC)',
+        v6('fd01:1::aff:fe00:1', 'fd01:1::1', 17, udp(4100, 4104, pad(9))), 'fw', a_if='eth1')
 
     # -------- forward, a -> fw -> b --------
     fw4 = [('eth0', '10.1.0.2', '10.2.0.2', 'b0'), ('eth0', '10.8.3.4', '10.9.1.1', 'b0'),
@@ -405,6 +416,8 @@ def build_corpus():
         v6('fd01::2', 'fd02::2', 17, udp(7780, 53, pad(2)), ext=[rt0_done()]), 'b0')
     add('fwd', 4, 'udp ttl 1 (expires in fw before forward; icmp time exceeded back to a)',
         v4('10.1.0.2', '10.2.0.2', 17, udp(7781, 53, pad(3)), id_=nid(), ttl=1), '-')
+    add('fwd', 6, 'udp from the EUI-64 of a:eth0 fd01::aff:fe00:1->fd02::2',
+        v6('fd01::aff:fe00:1', 'fd02::2', 17, udp(4100, 53, pad(4))), 'b0')
     add('fwd', 6, 'udp hoplimit 1 (expires in fw; icmpv6 time exceeded back to a)',
         v6('fd01::2', 'fd02::2', 17, udp(7781, 53, pad(3)), hlim=1), '-')
     # no route: fw drops it; the unreachable it would send back is rate
