@@ -32,6 +32,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_mh, &codegen_xt_dccp, &codegen_xt_realm,
 	&codegen_xt_connlimit,
 	&codegen_xt_string, &codegen_xt_frag6, &codegen_xt_eui64,
+	&codegen_xt_ipv6header,
 };
 
 /* xt_ops - the translation of @x, NULL if none */
