@@ -22,6 +22,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_hashlimit1, &codegen_xt_hashlimit2, &codegen_xt_hashlimit3,
 	&codegen_xt_ebt_ip, &codegen_xt_ebt_vlan, &codegen_xt_ebt_arp,
 	&codegen_xt_ebt_mark_m, &codegen_xt_ebt_ip6, &codegen_xt_ebt_stp,
+	&codegen_xt_ebt_802_3,
 	&codegen_xt_esp, &codegen_xt_ipcomp, &codegen_xt_ah4, &codegen_xt_ah6,
 	&codegen_xt_rt6, &codegen_xt_hbh6, &codegen_xt_dst6,
 	&codegen_xt_owner,

@@ -3,7 +3,8 @@
  * ebt.c - ebtables matches of the bridge family, as ebtables-nft sends
  * them through nft_compat: ip (net/bridge/netfilter/ebt_ip.c ebt_ip_mt),
  * vlan (ebt_vlan.c ebt_vlan_mt), arp (ebt_arp.c ebt_arp_mt), mark_m
- * (ebt_mark_m.c), ip6 (ebt_ip6.c) and stp (ebt_stp.c); and the mark
+ * (ebt_mark_m.c), ip6 (ebt_ip6.c), stp (ebt_stp.c) and 802_3
+ * (ebt_802_3.c, from the mac header); and the mark
  * target (ebt_mark.c). They
  * read the packet from skb->data, the network header at the bridge's
  * hooks (the view's start here).
@@ -839,4 +840,78 @@ const struct codegen_xt_ops codegen_xt_ebt_stp = {
 	.name = "stp", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 72,
 	.const_off = 0, .const_size = 68, .shape = ebt_stp_shape,
 	.emit = ebt_stp_emit,
+};
+
+/*
+ * 802_3: struct ebt_802_3_info { u8 sap @0; be16 type @2; u8 bitmask @4,
+ * invflags @5 } (ebt_802_3.c ebt_filter_802_3): the LLC header after the
+ * 802.3 header at the mac header (dsap @14, ssap @15, ctrl @16; the SNAP
+ * type at @20 when ctrl & 3 (unnumbered), else at @22), read as the kernel
+ * does, without a bounds check (probe reads of the same bytes). --802_3-sap:
+ * dsap and ssap both the sap (inverted: neither is); --802_3-type: dsap
+ * and ssap both 0xaa, then the type, NF_INVF. The frame's ethertype is
+ * not looked at (ebtables -p Length does that).
+ */
+#define EBT_802_3_SAP	0x01
+#define EBT_802_3_TYPE	0x02
+
+static void ebt_802_3_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	uint8_t v[2] = { x->info[4] & 3, x->info[5] & 3 };
+
+	codegen_key_put(k, v, sizeof(v));
+}
+
+static void ebt_802_3_emit(struct codegen_prog *p, const struct expr_xt *x,
+			   const struct codegen_expr_ctx *ec)
+{
+	uint8_t bits = x->info[4], inv = x->info[5];
+	int16_t scr = ST_OFF(scratch);
+	uint32_t l_ni = codegen_label_new(p);
+
+	/* no mac header (none at the bridge's hooks): false */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, PKT_LL));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R1, 0, 0), ec->l_break);
+	/* scratch = the 10 bytes at the mac header + 14 */
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, scr, 0));
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, scr + 8, 0));
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R9, R6, PKT_OFF(ll_addr)));
+	codegen_emit_probe_read(p, scr, 10, R9, 14);
+	if (bits & EBT_802_3_SAP) {
+		/* FWINV(sap != ssap), then FWINV(sap != dsap) */
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr + 1));
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase));
+		invf(p, ec, BPF_JNE, inv & EBT_802_3_SAP);
+		codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr));
+		invf(p, ec, BPF_JNE, inv & EBT_802_3_SAP);
+	}
+	if (!(bits & EBT_802_3_TYPE))
+		return;
+	/* dsap and ssap 0xaa (CHECK_TYPE), else false */
+	codegen_emit(p, INSN_LDX_MEM(BPF_H, R1, R6, scr));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, 0xaaaa, 0), ec->l_break);
+	/* r1 = ntohs(ctrl & IS_UI ? ui.type (@6) : ni.type (@8: struct
+	 * hdr_ni aligns it after its 2-byte ctrl and 3-byte orig)) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R6, scr + 2));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr + 6));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, scr + 7));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JSET, R3, 0x03, 0), l_ni);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, scr + 8));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R6, scr + 9));
+	codegen_label_bind(p, l_ni);
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R1, 8));
+	codegen_emit(p, INSN_ALU64_REG(BPF_OR, R1, R2));
+	/* r2 = ntohs(info->type) */
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R2, R7, ec->cbase + 2));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_LSH, R2, 8));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R3, R7, ec->cbase + 3));
+	codegen_emit(p, INSN_ALU64_REG(BPF_OR, R2, R3));
+	invf(p, ec, BPF_JNE, inv & EBT_802_3_TYPE);
+}
+
+const struct codegen_xt_ops codegen_xt_ebt_802_3 = {
+	.name = "802_3", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 6,
+	.const_off = 0, .const_size = 4, .shape = ebt_802_3_shape,
+	.emit = ebt_802_3_emit,
 };

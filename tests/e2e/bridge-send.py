@@ -110,7 +110,7 @@ def raw6(ma, mb):
         # (ebt_ip6's own walk has no limit, but the walker still drops a
         # frame with a 13th extension header before any rule: no more
         # than 12 here until its ipv6_find_hdr() is a bpf_loop too)
-    ] + stp(ma)
+    ] + stp(ma) + llc(ma, mb)
 
 
 def stp(ma):
@@ -135,6 +135,24 @@ def stp(ma):
                0x8002, (0, 0x1400, 0x200, 0x5)),
         bpdu(bytes([0, 0, 0x80])),                   # TCN
         bpdu(bytes([0, 0, 2, 2, 0x3c]) + bytes(35)),  # RSTP
+    ]
+
+
+def llc(ma, mb):
+    """802.3 frames with LLC and SNAP headers to B, for ebtables' 802_3
+    match (ebt_802_3.c: DSAP, SSAP, then the SNAP type after a 1-byte
+    (unnumbered, ctrl & 3) or a 2-byte control field)"""
+    def f(hdr, body=b"llcframe"):
+        l = bytes.fromhex(hdr) + body
+        return (mb, ma, "%04x" % len(l), l)
+    return [
+        f("aaaa03000000" "0800"),        # SNAP UI, IPv4
+        f("aaaa03000000" "0806"),        # SNAP UI, ARP
+        f("aaaa0000000000" "77" "0806"),  # 2-byte ctrl: type at 8 (aligned)
+        f("aaab03000000" "0800"),        # SSAP not 0xaa
+        f("0a0a03"),                     # SAP 0x0a both
+        f("0a0b03"),                     # DSAP 0x0a, SSAP 0x0b
+        f("e0e003"),                     # IPX
     ]
 
 

@@ -9,9 +9,9 @@
 # unicast and broadcast (tests/e2e/bridge-send.py); what each receives
 # and the counters of the ruleset must be the same on both sides, and
 # equal what the rules say (the kernel side too: the test can fail).
-# Then ebtables-nft rules on both sides (ip, vlan, arp, mark, ip6, stp
+# Then ebtables-nft rules on both sides (ip, vlan, arp, mark, ip6, stp, 802_3
 # matches, the mark target with each action and verdict), same frames
-# (and raw IPv6 frames and BPDUs for ip6 and stp), same listing with
+# (and raw IPv6 frames, BPDUs and LLC/SNAP frames for ip6, stp and 802_3), same listing with
 # counters.
 # Needs root; skipped (77) otherwise.
 set -u
@@ -273,6 +273,17 @@ for side in k b; do
 	e -A STP -d BGA --stp-msg-age 0:256 --stp-max-age 5120 -j CONTINUE &&
 	e -A STP -d BGA --stp-hello-time 512 --stp-forward-delay ! 0:10 -j CONTINUE ||
 		{ echo "bridge e2e: ebtables-nft (stp) failed on side $side"; status=1; }
+	# the 802_3 match (raw6's LLC and SNAP frames; counted in L3)
+	e -N L3 -P RETURN && e -I FORWARD 1 -p Length -j L3 &&
+	e -A L3 -p Length --802_3-sap 0x0a -j CONTINUE &&
+	e -A L3 -p Length ! --802_3-sap 0x0a -j CONTINUE &&
+	e -A L3 -p Length --802_3-sap 0x42 -j CONTINUE &&
+	e -A L3 -p Length --802_3-sap 0xaa -j CONTINUE &&
+	e -A L3 -p Length --802_3-type 0x0800 -j CONTINUE &&
+	e -A L3 -p Length ! --802_3-type 0x0800 -j CONTINUE &&
+	e -A L3 -p Length --802_3-type 0x0806 -j CONTINUE &&
+	e -A L3 -p Length --802_3-sap 0xaa --802_3-type ! 0x0806 -j CONTINUE ||
+		{ echo "bridge e2e: ebtables-nft (802_3) failed on side $side"; status=1; }
 	python3 "$top_srcdir/tests/e2e/bridge-send.py" "$tag$side" "$tag${side}a" \
 		"$tag${side}b" >"$work/$side.ebframes" 2>&1 ||
 		{ echo "bridge e2e: ebtables traffic failed on side $side"; status=1; }
