@@ -590,6 +590,54 @@ Test(xt_packet6, frag_behind_any_number_of_headers)
 		     "the 41st header past the end: -EBADMSG");
 }
 
+/*
+ * ipv6header walks every extension header (no limit): destination
+ * options behind 300 others are seen; a chain ending in NEXTHDR_NONE has
+ * MASK_NONE and no MASK_PROTO; a header with fewer than 2 bytes left is
+ * no match (--soft or not)
+ */
+Test(xt_packet6, ipv6header_any_number_of_headers)
+{
+	static const uint32_t counts[] = { 1, 13, 40, 300 };
+	uint8_t pkt[40 + 8 * 301 + 8];
+	uint8_t hard[3] = { 64 | 1, 0, 0 };	/* --header dst,prot */
+	uint8_t soft[3] = { 1, 1, 1 };		/* --soft ! --header prot */
+	unsigned int i;
+	uint32_t len;
+
+	accept_rule6("ipv6header", hard, sizeof(hard));
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt,
+				    dstopts6(pkt, counts[i], 128)), NF_ACCEPT,
+			     "%u headers", counts[i]);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 0, 128)),
+		     NF_DROP, "no extension header: MASK_PROTO alone");
+	/* the 300th header's next header NONE: dst,none, not dst,prot */
+	len = dstopts6(pkt, 300, 128);
+	pkt[40 + 8 * 299] = 59;
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, len), NF_DROP, "NONE");
+	tm_rule_del(list_last_entry(&out6->rules, struct rule, list));
+	hard[0] = 64 | 2;
+	accept_rule6("ipv6header", hard, sizeof(hard));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, len), NF_ACCEPT, "dst,none");
+	tm_rule_del(list_last_entry(&out6->rules, struct rule, list));
+	accept_rule6("ipv6header", soft, sizeof(soft));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, len), NF_ACCEPT, "soft ! prot");
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 300, 128)),
+		     NF_DROP, "soft ! prot, with a transport header");
+	/* the 40th header cut to 1 byte, or none after the 40th: false */
+	soft[1] = 0;
+	tm_rule_del(list_last_entry(&out6->rules, struct rule, list));
+	accept_rule6("ipv6header", soft, sizeof(soft));
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, dstopts6(pkt, 40, 128)),
+		     NF_ACCEPT, "soft prot");
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, 40 + 8 * 39 + 1), NF_DROP,
+		     "1 byte left");
+	dstopts6(pkt, 41, 128);
+	cr_assert_eq(tm_run(&net6, out6, 10, HOOK_OUT, pkt, 40 + 8 * 40), NF_DROP,
+		     "0 bytes left");
+}
+
 Test(xt_packet6, hop_limit_gt)
 {
 	uint8_t pkt[64], info[2] = { 3 /* IP6T_HL_GT */, 10 };
