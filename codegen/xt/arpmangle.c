@@ -85,8 +85,7 @@ static void am_shape(const struct expr_xt *x, struct codegen_key *k)
 static void am_field(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 		     bool set, int16_t len_off, uint32_t max, int16_t coff)
 {
-	uint32_t l_skip = codegen_label_new(p), l_ok = codegen_label_new(p);
-	uint32_t l_drop = codegen_label_new(p);
+	uint32_t l_skip = codegen_label_new(p), l_drop = codegen_label_new(p);
 
 	if (set) {
 		codegen_emit(p, INSN_LDX_MEM(BPF_B, R4, R6, len_off));
@@ -106,7 +105,6 @@ static void am_field(struct codegen_prog *p, const struct codegen_expr_ctx *ec,
 	codegen_label_bind(p, l_skip);
 	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, len_off));
 	codegen_emit(p, INSN_ALU64_REG(BPF_ADD, R9, R1));
-	codegen_label_bind(p, l_ok);
 }
 
 static void am_emit(struct codegen_prog *p, const struct expr_xt *x,
@@ -142,8 +140,7 @@ static void am_emit(struct codegen_prog *p, const struct expr_xt *x,
 	am_field(p, ec, f & ARPT_MANGLE_SDEV_, AM_HLN, ARPT_DEV_ADDR_LEN_MAX_, c + 0);
 	am_field(p, ec, f & ARPT_MANGLE_SIP_, AM_PLN, ARPT_MANGLE_ADDR_LEN_MAX_, c + 32);
 	am_field(p, ec, f & ARPT_MANGLE_TDEV_, AM_HLN, ARPT_DEV_ADDR_LEN_MAX_, c + 16);
-	if (f & ARPT_MANGLE_TIP_)
-		am_field(p, ec, true, AM_PLN, ARPT_MANGLE_ADDR_LEN_MAX_, c + 36);
+	am_field(p, ec, f & ARPT_MANGLE_TIP_, AM_PLN, ARPT_MANGLE_ADDR_LEN_MAX_, c + 36);
 	codegen_emit_pkt_refresh(p, ec->env);
 	/* nft_target_eval_xt(): XT_CONTINUE goes on, else the verdict */
 	if (t == XT_CONTINUE_)
