@@ -28,6 +28,8 @@ static const struct codegen_xt_ops *const xt_targets[] = {
 	&codegen_xt_ebt_nflog,
 	&codegen_xt_mark_tg2,
 	&codegen_xt_classify,
+	&codegen_xt_arpt_mangle,
+	&codegen_xt_ebt_redirect,
 };
 
 static const struct codegen_xt_ops *xt_ops(const struct expr_xt *x)

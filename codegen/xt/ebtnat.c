@@ -279,3 +279,95 @@ const struct codegen_xt_ops codegen_xt_ebt_snat = {
 	.check = snat_check, .const_off = 0, .const_size = 8,
 	.shape = nat_shape, .emit = snat_emit,
 };
+
+/*
+ * redirect (net/bridge/netfilter/ebt_redirect.c ebt_redirect_tg()):
+ * h_dest = the address of the bridge device of the input port (the
+ * kernel allows the target at prerouting and brouting only; nftables'
+ * bridge family has no brouting hook), skb->pkt_type = PACKET_HOST.
+ * struct ebt_redirect_info { int target @0 }. The port's bridge device
+ * is the ring's br_rx_br, recorded at prerouting; anywhere else (the
+ * kernel's checkentry refuses those hooks; nfbpf's shape does not know
+ * its hook) the frame is dropped rather than left as it was.
+ */
+static int32_t redirect_target(const struct expr_xt *x)
+{
+	int32_t t;
+
+	memcpy(&t, x->info, 4);
+	return t;
+}
+
+static int redirect_check(const struct expr_xt *x, struct dp_error *err)
+{
+	return nat_check_verdict(redirect_target(x), err);
+}
+
+static void redirect_shape(const struct expr_xt *x, struct codegen_key *k)
+{
+	int32_t t = redirect_target(x);
+
+	codegen_key_put(k, &t, 4);
+}
+
+/* r0 = the ring (map lookup); r1-r5 clobbered */
+static void emit_ring(struct codegen_prog *p, const struct codegen_env *env)
+{
+	codegen_emit(p, INSN_ST_MEM(BPF_W, R10, SHAPE_KEY_OFF, 0));
+	codegen_emit(p, INSN_MOV64_REG(R2, R10));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_ADD, R2, SHAPE_KEY_OFF));
+	codegen_emit_ld_map(p, R1, env->ring_fd);
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+}
+
+static void redirect_emit(struct codegen_prog *p, const struct expr_xt *x,
+			  const struct codegen_expr_ctx *ec)
+{
+	const struct codegen_env *env = ec->env;
+	uint32_t l_drop = codegen_label_new(p), l_ok = codegen_label_new(p);
+	uint32_t l_end = codegen_label_new(p);
+
+	if (!emit_mac_off(p, ec))
+		return;
+	/* the ring at prerouting, its port's bridge device's address at
+	 * scratch[0..6) */
+	emit_ring(p, env);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_drop);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, offsetof(struct codegen_ring, br_class)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_AND, R1, (uint8_t)~BRC_HOST));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JNE, R1, BRC_PRE, 0), l_drop);
+	codegen_emit(p, INSN_LDX_MEM(BPF_DW, R4, R0, offsetof(struct codegen_ring, br_rx_br)));
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R4, 0, 0), l_drop);
+	codegen_emit_probe_deref(p, R4, env->off.dev_dev_addr, l_drop);
+	codegen_emit(p, INSN_ST_MEM(BPF_DW, R6, NAT_SCR, 0));
+	codegen_emit_probe_read(p, NAT_SCR, 6, R4, 0);
+	codegen_emit_jmp(p, INSN_JA(0), l_ok);
+	codegen_label_bind(p, l_drop);
+	codegen_xt_emit_hotdrop(p, ec);
+	codegen_label_bind(p, l_ok);
+	emit_store(p, ec, R9, 0, R6, NAT_SCR, 6);
+	codegen_emit_pkt_refresh(p, env);
+	/* pkt.pkttype = PACKET_HOST for the rest of the walk */
+	codegen_emit(p, INSN_ST_MEM(BPF_B, R6, PKT_OFF(pkttype), PACKET_HOST_));
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R6, PKT_OFF(flags)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, PKT_PKTTYPE));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R6, R1, PKT_OFF(flags)));
+	/* ring->br_class |= HOST, for the bridge chains after this one */
+	emit_ring(p, env);
+	codegen_emit_jmp(p, INSN_JMP_IMM(BPF_JEQ, R0, 0, 0), l_end);
+	codegen_emit(p, INSN_LDX_MEM(BPF_B, R1, R0, offsetof(struct codegen_ring, br_class)));
+	codegen_emit(p, INSN_ALU64_IMM(BPF_OR, R1, BRC_HOST));
+	codegen_emit(p, INSN_STX_MEM(BPF_B, R0, R1, offsetof(struct codegen_ring, br_class)));
+	codegen_label_bind(p, l_end);
+	/* skb->pkt_type = PACKET_HOST (bpf_skb_change_type()) */
+	codegen_emit(p, INSN_MOV64_REG(R1, R8));
+	codegen_emit(p, INSN_MOV64_IMM(R2, PACKET_HOST_));
+	codegen_emit(p, INSN_CALL_HELPER(BPF_FUNC_skb_change_type));
+	emit_verdict(p, ec, redirect_target(x));
+}
+
+const struct codegen_xt_ops codegen_xt_ebt_redirect = {
+	.name = "redirect", .rev = 0, .family = NFPROTO_BRIDGE_, .minlen = 4,
+	.check = redirect_check, .const_size = 0,
+	.shape = redirect_shape, .emit = redirect_emit,
+};

@@ -4,7 +4,7 @@
 # makes the other side's kernel send ARP requests), send one ARP request
 # "who has TPA" from each SPA (sender address SRC_MAC), then print every
 # ARP frame received until nothing came for 0.5 s (at most 5 s), sorted:
-# "reply SPA -> TPA" / "request SPA -> TPA" / "other ...".
+# "reply SPA SHA -> TPA THA" / "request ..." / "other N ...".
 import socket
 import struct
 import subprocess
@@ -43,5 +43,6 @@ while time.monotonic() - last < 0.5 and time.monotonic() - t0 < 5:
     last = time.monotonic()
     op = struct.unpack('!H', data[20:22])[0]
     what = {1: 'request', 2: 'reply'}.get(op, 'other %d' % op)
-    seen.append('%s %s -> %s' % (what, socket.inet_ntoa(data[28:32]), socket.inet_ntoa(data[38:42])))
+    seen.append('%s %s %s -> %s %s' % (what, socket.inet_ntoa(data[28:32]), data[22:28].hex(':'),
+                                        socket.inet_ntoa(data[38:42]), data[32:38].hex(':')))
 print('\n'.join(sorted(seen)))

@@ -8,8 +8,9 @@
 # UDP, TCP, ICMPv6 frames (UDP with and without a checksum) for ports
 # 9100-9299, and UDP datagrams from A's stack (CHECKSUM_PARTIAL on veth);
 # PHASE "ebt": frames for the ebtables dnat/snat rules (ports 9300-9399,
-# ARP request and reply), and FW listens on udp 9302 (a frame dnat'ed to
-# the bridge's mac goes up to FW's stack). Each phase ends with a frame
+# ARP request and reply, redirect's 9306 and 9307), and FW listens on udp
+# 9302, 9306 and 9307 (a frame dnat'ed or redirected to the bridge's mac
+# goes up to FW's stack). Each phase ends with a frame
 # to port 9399 that B waits for (5 s at most): bounded in count and time.
 import ctypes
 import os
@@ -196,14 +197,17 @@ def main():
         frames.append(frame4(17, 9303))
         frames.append(frame4(17, 9304, dst=MAC_X))
         frames.append(frame4(17, 9305, dst=MAC_BR))
+        frames.append(frame4(17, 9306, ipdst=IP_FW))
+        frames.append(frame4(17, 9307, dst=MAC_X, ipdst=IP_FW))
         frames.append(arp(1))
         frames.append(arp(2, dst=MAC_B))
 
-        def fwsock():
+        def fwsock(port):
             s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-            s.bind(("", 9302))
+            s.bind(("", port))
             return s
-        up = in_netns(fw, fwsock)
+        up = [(port, in_netns(fw, lambda: fwsock(port)))
+              for port in (9302, 9306, 9307)]
     for f in frames:
         tx.send(f)
     if phase == "nft":
@@ -272,9 +276,9 @@ def main():
     if phase == "nft":
         r, _, _ = select.select([bcr], [], [], 0.5)
         print("fw udp 9402: " + (bcr.recv(100).decode() if r else "nothing"))
-    if up is not None:
-        r, _, _ = select.select([up], [], [], 0.5)
-        print("fw udp 9302: " + (up.recv(100).decode() if r else "nothing"))
+    for port, u in up or ():
+        r, _, _ = select.select([u], [], [], 0.5)
+        print("fw udp %d: " % port + (u.recv(100).decode() if r else "nothing"))
     if not done:
         print("end frame not seen")
 

@@ -16,7 +16,9 @@
 # tag the stack holds outside the frame; a TCP SYN and a UDP broadcast of FW's (looped back as a clone:
 # the write copies its head) mangled at br0's egress and then by the
 # bridge's postrouting. Phase 2: ebtables-nft dnat/snat (dnat to a port's mac, to the
-# bridge's mac: up to FW's stack, snat with and without --snat-arp).
+# bridge's mac: up to FW's stack, snat with and without --snat-arp) and
+# redirect (to the bridge's mac: up to FW's stack; CONTINUE: a rule after
+# it sees pkttype host).
 # Besides kernel == nfbpf, the kernel's result is checked against what
 # the rules say, so the test can fail. Needs root; skipped (77) otherwise.
 set -u
@@ -124,6 +126,8 @@ pkttypes='table bridge f {
 		type filter hook prerouting priority 0; policy accept;
 		udp dport 9305 meta pkttype host counter
 		udp dport 9305 meta pkttype other counter
+		udp dport 9307 meta pkttype host counter
+		udp dport 9307 ether daddr 02:00:00:00:0b:fe counter
 	}
 }'
 
@@ -156,6 +160,12 @@ for side in k b; do
 			-j snat --to-src 02:00:00:00:0b:69 --snat-arp &&
 		e -t nat -A PREROUTING -p IPv4 --ip-proto udp --ip-dport 9305 \
 			-j dnat --to-dst $mac_b &&
+		e -t nat -A PREROUTING -p IPv4 --ip-proto udp --ip-dport 9306 \
+			-j redirect &&
+		e -t nat -A PREROUTING -p IPv4 --ip-proto udp --ip-dport 9307 \
+			-j redirect --redirect-target CONTINUE &&
+		e -t nat -A PREROUTING -p IPv4 --ip-proto udp --ip-dport 9307 \
+			-d $mac_br &&
 		echo "$pkttypes" | ip netns exec "$tag$side" "${pre[@]}" nft -f -
 	} || { echo "payload_set e2e: ebtables-nft failed on side $side"; status=1; }
 	e -t nat -L >"$work/$side.ebt" 2>&1
@@ -216,9 +226,13 @@ expect ebtframes "dst=020000000b02 .* dport=9304"
 expect ebtframes "dst=020000000b02 .* dport=9305"
 expect pkttypes "pkttype host counter packets 0 "
 expect pkttypes "pkttype other counter packets 1 "
+expect pkttypes "dport 9307 meta pkttype host counter packets 1 "
+expect pkttypes "dport 9307 ether daddr 02:00:00:00:0b:fe counter packets 1 "
+expect ebtframes "fw udp 9306: nfbpf-9306"
+expect ebtframes "fw udp 9307: nfbpf-9307"
 expect ebtframes "src=020000000b68 arp op=1 sha=020000000b01"
 expect ebtframes "src=020000000b69 arp op=2 sha=020000000b69"
-if grep -q "dport=9302\|end frame not seen" "$work/k.ebtframes" "$work/k.nft"; then
+if grep -q "dport=930[267]\|end frame not seen" "$work/k.ebtframes" "$work/k.nft"; then
 	echo "payload_set e2e: kernel: unexpected frames"; status=1
 fi
 [ $status = 0 ] || { cat "$work/k.nft" "$work/k.ebtframes"; grep -i "error\|refus" "$work/nfbpfd.log" | tail -5; }

@@ -1909,3 +1909,57 @@ Test(xt_packet, ebt_log_and_nflog_checks)
 	cr_assert_eq(ebt_target_check("nflog", nflog, sizeof(nflog), &err), -EOPNOTSUPP);
 	cr_assert(strstr(err.msg, "xt target 'nflog'"));
 }
+
+/* arpt_mangle.c checkentry() / ebt_redirect's verdict check, at commit */
+static int target_check_of(const char *name, uint8_t family, const void *info,
+			   uint32_t len, struct dp_error *err)
+{
+	struct tm_rb rb = { 0 };
+	struct expr_xt *x = tm_add(&rb, EXPR_TARGET, sizeof(struct expr_xt) + len);
+	struct rule *r;
+	int ret;
+
+	strcpy(x->name, name);
+	x->family = family;
+	x->len = len;
+	memcpy(x->info, info, len);
+	r = tm_rule_new(out, &rb);
+	ret = dataplane_rule_check(out, r, err);
+	ruleset_rule_free(r);
+	return ret;
+}
+
+Test(xt_packet, arpt_mangle_and_ebt_redirect_checks)
+{
+	uint8_t m[48] = { 0 };
+	int32_t t = -1;	/* XT_CONTINUE */
+	struct dp_error err = { 0 };
+
+	m[40] = 0x04;	/* ARPT_MANGLE_SIP */
+	memcpy(m + 44, &t, 4);
+	cr_assert_eq(target_check_of("mangle", 3, m, 48, &err), 0);
+	t = 1;		/* NF_ACCEPT */
+	memcpy(m + 44, &t, 4);
+	cr_assert_eq(target_check_of("mangle", 3, m, 48, &err), 0);
+	t = 2;		/* NF_STOLEN: not a mangle verdict */
+	memcpy(m + 44, &t, 4);
+	cr_assert_eq(target_check_of("mangle", 3, m, 48, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "arptables mangle target: invalid verdict");
+	t = 0;
+	memcpy(m + 44, &t, 4);
+	m[40] = 0;	/* no flag */
+	cr_assert_eq(target_check_of("mangle", 3, m, 48, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "arptables mangle target: invalid flags");
+	m[40] = 0x11;	/* a flag out of the mask */
+	cr_assert_eq(target_check_of("mangle", 3, m, 48, &err), -EOPNOTSUPP);
+	/* another family's "mangle": none */
+	m[40] = 0x01;
+	cr_assert_eq(target_check_of("mangle", 2, m, 48, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "xt target 'mangle' is not supported by the nfbpf dataplane yet");
+
+	t = -4;		/* EBT_RETURN */
+	cr_assert_eq(target_check_of("redirect", 7, &t, 4, &err), 0);
+	t = -5;
+	cr_assert_eq(target_check_of("redirect", 7, &t, 4, &err), -EOPNOTSUPP);
+	cr_assert_str_eq(err.msg, "ebtables nat target: invalid verdict");
+}
