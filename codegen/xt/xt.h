@@ -89,7 +89,7 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_esp, codegen_xt_ipcomp, codegen_xt_ah4, codegen_xt_ah6,
 	codegen_xt_rt6, codegen_xt_hbh6, codegen_xt_dst6, codegen_xt_ebt_log,
 	codegen_xt_ebt_nflog, codegen_xt_ebt_ip6, codegen_xt_ebt_stp,
-	codegen_xt_mark_tg2, codegen_xt_classify;
+	codegen_xt_mark_tg2, codegen_xt_classify, codegen_xt_sctp;
 
 /*
  * codegen_xt_find - the translation of @x among @ops[0..n): same name and
