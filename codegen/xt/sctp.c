@@ -245,7 +245,8 @@ static void emit_cb(struct codegen_prog *p, const struct codegen_env *env,
 		break;
 	}
 	codegen_label_bind(p, l_nomf);
-	if (mt == MATCH_ONLY) {
+	/* (only reached from a flag_info entry) */
+	if (mt == MATCH_ONLY && fc) {
 		codegen_emit(p, INSN_ST_MEM(BPF_W, R6, C_RES, 0));
 		ret(p, 1);
 	}
