@@ -30,7 +30,7 @@ static const struct codegen_xt_ops *const xt_matches[] = {
 	&codegen_xt_connbytes, &codegen_xt_statistic, &codegen_xt_quota,
 	&codegen_xt_time, &codegen_xt_cpu, &codegen_xt_ecn4, &codegen_xt_ecn6,
 	&codegen_xt_tcpmss, &codegen_xt_cgroup0, &codegen_xt_cgroup2,
-	&codegen_xt_mh, &codegen_xt_dccp, &codegen_xt_realm,
+	&codegen_xt_mh, &codegen_xt_dccp, &codegen_xt_sctp, &codegen_xt_realm,
 	&codegen_xt_connlimit,
 	&codegen_xt_string, &codegen_xt_frag6, &codegen_xt_eui64,
 	&codegen_xt_ipv6header,

@@ -91,7 +91,7 @@ extern const struct codegen_xt_ops codegen_xt_comment, codegen_xt_tcp,
 	codegen_xt_ebt_nflog, codegen_xt_ebt_ip6, codegen_xt_ebt_stp,
 	codegen_xt_mark_tg2, codegen_xt_classify, codegen_xt_eui64,
 	codegen_xt_ipv6header, codegen_xt_ebt_802_3,
-	codegen_xt_arpt_mangle, codegen_xt_ebt_redirect;
+	codegen_xt_arpt_mangle, codegen_xt_ebt_redirect, codegen_xt_sctp;
 
 /*
  * codegen_xt_find - the translation of @x among @ops[0..n): same name and
