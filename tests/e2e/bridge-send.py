@@ -107,9 +107,9 @@ def raw6(ma, mb):
         ip6(58, bytes([1, 4, 0, 0]) + bytes(4), tc=0x04, src="fd00:1::1"),
         ip6(51, bytes([58, 1, 0, 0]) + bytes(8) + bytes([129, 0, 0, 0])),
         ip6(43, bytes([6, 0, 0, 0]) + bytes(4) + ports(40204, 80) + bytes(12)),
-        # (ebt_ip6's own walk has no limit, but the walker still drops a
-        # frame with a 13th extension header before any rule: no more
-        # than 12 here until its ipv6_find_hdr() is a bpf_loop too)
+        # 40 extension headers: the walker's ipv6_find_hdr() and ebt_ip6's
+        # ipv6_skip_exthdr() are bpf_loops without a header limit
+        ip6(60, b"".join(ext(60) for _ in range(39)) + ext(17) + ports(40205, 7201)),
     ] + stp(ma) + llc(ma, mb)
 
 
